@@ -1,0 +1,106 @@
+"""The project's table schemas, read from ``datasets/datapackage.json``.
+
+That file is the single source of truth for tables, columns, types, constraints, titles and
+descriptions, including the derived fields (``derivedFields`` of each resource) and the tables only
+the portal publishes (``publishedResources``). Code asks this module; nothing restates a column list.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from . import SCHEMA_PATH
+
+# Keys that belong to the portal, not to the Frictionless source descriptor.
+_PORTAL_KEYS = ("derivedFields",)
+
+
+@dataclass(frozen=True)
+class Table:
+    """One resource of the package: its schema and the portal's additions."""
+
+    descriptor: dict
+
+    @property
+    def name(self) -> str:
+        return self.descriptor["name"]
+
+    @property
+    def title(self) -> str:
+        return self.descriptor.get("title", self.name)
+
+    @property
+    def filename(self) -> str:
+        return self.descriptor.get("path", f"{self.name}.csv")
+
+    @property
+    def fields(self) -> list[dict]:
+        return self.descriptor["schema"]["fields"]
+
+    @property
+    def field_names(self) -> list[str]:
+        return [f["name"] for f in self.fields]
+
+    @property
+    def derived_fields(self) -> list[dict]:
+        return self.descriptor.get("derivedFields", [])
+
+    @property
+    def published_field_names(self) -> list[str]:
+        return self.field_names + [f["name"] for f in self.derived_fields]
+
+    @property
+    def primary_key(self) -> list[str]:
+        pk = self.descriptor["schema"].get("primaryKey", [])
+        return [pk] if isinstance(pk, str) else list(pk)
+
+    @property
+    def foreign_keys(self) -> list[dict]:
+        return self.descriptor["schema"].get("foreignKeys", [])
+
+    def field(self, name: str) -> dict:
+        for f in self.fields + self.derived_fields:
+            if f["name"] == name:
+                return f
+        raise KeyError(f"{self.name}.{name}")
+
+    def fields_of_type(self, *types: str, derived: bool = False) -> list[str]:
+        pool = self.fields + (self.derived_fields if derived else [])
+        return [f["name"] for f in pool if f.get("type", "string") in types]
+
+
+class Schema:
+    """The whole package descriptor with helpers; load once with :func:`load_schema`."""
+
+    def __init__(self, descriptor: dict, path: Path | None = None):
+        self.descriptor = descriptor
+        self.path = path
+
+    @cached_property
+    def tables(self) -> dict[str, Table]:
+        return {r["name"]: Table(r) for r in self.descriptor["resources"]}
+
+    @cached_property
+    def published_tables(self) -> dict[str, Table]:
+        return {r["name"]: Table(r) for r in self.descriptor.get("publishedResources", [])}
+
+    def __getitem__(self, name: str) -> Table:
+        return self.tables[name]
+
+    def source_descriptor(self) -> dict:
+        """A plain Frictionless descriptor of the source package (portal keys removed)."""
+        d = copy.deepcopy(self.descriptor)
+        d.pop("publishedResources", None)
+        for r in d["resources"]:
+            for k in _PORTAL_KEYS:
+                r.pop(k, None)
+        return d
+
+
+def load_schema(path: Path = SCHEMA_PATH) -> Schema:
+    with open(path, encoding="utf-8") as fh:
+        return Schema(json.load(fh), Path(path))
