@@ -1,0 +1,43 @@
+# The two commands: `make site` (sets up .venv from pinned versions, validates and builds output/)
+# and `make test`. `make serve` serves output/ on http://127.0.0.1:8000/.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell cksum < requirements.lock | cut -d' ' -f1)
+DATA   ?= datasets
+OUT    ?= output
+AS_OF  ?=
+PORT   ?= 8000
+
+.PHONY: site test serve lock lint clean bench
+
+$(STAMP): requirements.lock
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	rm -f $(VENV)/.installed-* && touch $@
+
+site: $(STAMP)
+	$(BIN)/python -m pipeline validate $(DATA)
+	$(BIN)/python -m pipeline build --data $(DATA) --out $(OUT) $(if $(AS_OF),--as-of $(AS_OF))
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+serve:
+	@test -f $(OUT)/index.html || $(MAKE) site
+	$(BIN)/python -m http.server --directory $(OUT) --bind 127.0.0.1 $(PORT)
+
+lint: $(STAMP)
+	$(BIN)/ruff check pipeline tests bench
+
+lock:
+	rm -rf /tmp/portal-lock-venv && $(PYTHON) -m venv /tmp/portal-lock-venv
+	/tmp/portal-lock-venv/bin/pip install --quiet -r requirements.in
+	(echo "# Exact versions of every package the project installs (pip freeze of requirements.in)."; \
+	 /tmp/portal-lock-venv/bin/pip freeze) > requirements.lock
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(OUT) .$(OUT).staging .pytest_cache

@@ -1,0 +1,48 @@
+"""Pelican settings of the portal: settings only. The build (``python -m pipeline build``) overrides
+OUTPUT_PATH and passes the data as PORTAL_DATA; nothing else is set anywhere else."""
+
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+
+SITENAME = "Portal do Transporte Rodoviário Interestadual de Passageiros"
+SITESUBTITLE = "Outorgas, tarifas, promoções, infrações e caducidades, conforme o Decreto nº 952/1993"
+SITEURL = ""
+RELATIVE_URLS = False
+DEFAULT_LANG = "pt-BR"
+TIMEZONE = "America/Sao_Paulo"
+DEFAULT_DATE = "fs"
+
+PATH = str(_HERE / "content")
+THEME = str(_HERE / "theme")
+THEME_STATIC_DIR = "tema"
+PLUGINS = ["pipeline.site"]
+
+# Hand-written pages (about, methodology, how to request copies) live in content/pages/.
+PAGE_PATHS = ["pages"]
+ARTICLE_PATHS = []
+STATIC_PATHS = []
+IGNORE_FILES = [".#*", "*.txt"]
+PAGE_URL = "{slug}/"
+PAGE_SAVE_AS = "{slug}/index.html"
+
+# The portal's own generators write the home page and every data page.
+DIRECT_TEMPLATES = []
+ARTICLE_SAVE_AS = ""
+ARCHIVES_SAVE_AS = ""
+AUTHORS_SAVE_AS = AUTHOR_SAVE_AS = ""
+CATEGORIES_SAVE_AS = CATEGORY_SAVE_AS = ""
+TAGS_SAVE_AS = TAG_SAVE_AS = ""
+DRAFT_SAVE_AS = DRAFT_PAGE_SAVE_AS = ""
+FEED_ALL_ATOM = FEED_ALL_RSS = CATEGORY_FEED_ATOM = TRANSLATION_FEED_ATOM = None
+AUTHOR_FEED_ATOM = AUTHOR_FEED_RSS = None
+
+# Reproducible output: no caches, no timestamps from the clock.
+LOAD_CONTENT_CACHE = False
+CACHE_CONTENT = False
+OUTPUT_RETENTION = []
+DELETE_OUTPUT_DIRECTORY = False
+SLUGIFY_SOURCE = "basename"
+
+# Every data cell is hostile text: autoescape everything (Pelican's default is off).
+JINJA_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "autoescape": True, "extensions": []}

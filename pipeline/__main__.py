@@ -1,0 +1,114 @@
+"""Command line: ``python -m pipeline generate|validate|build``. The only place that prints and exits."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import SAMPLE_DIR
+from .build import BuildError, build, check
+from .progress import for_stream
+from .settings import Settings, SettingsError, help_text, parse_as_of
+from .validation import Report
+
+MAX_SHOWN = 50  # problems printed on the console; all of them are in validacao.json
+
+
+def _print_report(report: Report, stream=sys.stderr) -> None:
+    for problem in report.errors[:MAX_SHOWN]:
+        print(f"ERRO  {problem.mensagem}", file=stream)
+    if len(report.errors) > MAX_SHOWN:
+        print(f"... e mais {len(report.errors) - MAX_SHOWN} erro(s)", file=stream)
+    for problem in report.warnings[:MAX_SHOWN]:
+        print(f"AVISO {problem.mensagem}", file=stream)
+    for note in report.notes:
+        print(f"nota: {note}", file=stream)
+
+
+def cmd_generate(args) -> int:
+    from .generate import generate
+
+    counts = generate(args.scale, args.seed, Path(args.out))
+    for table, n in counts.items():
+        print(f"{table}: {n} linhas")
+    return 0
+
+
+def cmd_validate(args) -> int:
+    settings = Settings(data=tuple(args.data), lenient=False)
+    report = check(settings, progress=for_stream())
+    _print_report(report)
+    if args.report:
+        Path(args.report).write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2), encoding="utf-8")
+    total = sum(report.rows_read.values())
+    if report.valid:
+        print(f"válido: {total} linhas em {len(report.rows_read)} tabelas, {len(report.warnings)} aviso(s)")
+        return 0
+    print(f"inválido: {len(report.errors)} erro(s) em {total} linhas", file=sys.stderr)
+    return 1
+
+
+def cmd_build(args) -> int:
+    overrides = {"data": tuple(args.data), "out": Path(args.out), "lenient": args.lenient,
+                 "search_index": not args.no_search}
+    if args.as_of:
+        overrides["as_of"] = parse_as_of(args.as_of)
+    settings = Settings(**overrides)
+    try:
+        result = build(settings, progress=for_stream())
+    except BuildError as exc:
+        if exc.report is not None:
+            _print_report(exc.report)
+        print(f"falhou: {exc}", file=sys.stderr)
+        return 1
+    _print_report(result.report)
+    rejected = len([p for p in result.report.errors if p.linha is not None])
+    print(f"site gerado em {result.out}: {result.pages} páginas, data de referência {settings.as_of.isoformat()}"
+          + (f"; {rejected} problema(s) em linhas rejeitadas publicados em dados/rejeitados.csv" if rejected else ""))
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m pipeline", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+
+    g = sub.add_parser("generate", help="gera um pacote de origem sintético, deterministicamente")
+    g.add_argument("--scale", choices=["small", "national"], default="small")
+    g.add_argument("--seed", type=int, default=None, help="semente (padrão: a da amostra)")
+    g.add_argument("--out", required=True, help="pasta de saída")
+    g.set_defaults(func=cmd_generate)
+
+    v = sub.add_parser("validate", help="valida um pacote de origem")
+    v.add_argument("data", nargs="+", help=help_text("data"))
+    v.add_argument("--report", help="grava o relatório em JSON neste arquivo")
+    v.set_defaults(func=cmd_validate)
+
+    b = sub.add_parser("build", help="valida, calcula e gera o site")
+    b.add_argument("--data", action="append", default=None, help=help_text("data"))
+    b.add_argument("--out", default="output", help=help_text("out"))
+    b.add_argument("--as-of", help=help_text("as_of"))
+    b.add_argument("--lenient", action="store_true", help=help_text("lenient"))
+    b.add_argument("--no-search", action="store_true", help="não gera o índice de busca (mais rápido)")
+    b.set_defaults(func=cmd_build)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if getattr(args, "data", None) is None and args.command == "build":
+        args.data = [str(SAMPLE_DIR)]
+    if args.command == "generate" and args.seed is None:
+        from .generate import DEFAULT_SEED
+
+        args.seed = DEFAULT_SEED
+    try:
+        return args.func(args)
+    except SettingsError as exc:
+        print(f"erro de configuração: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

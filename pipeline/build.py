@@ -1,0 +1,105 @@
+"""The whole build: read -> validate -> derive -> publish -> render -> index, into a staging folder
+that replaces the output folder only when every stage succeeded (a failed build never replaces the
+last good site)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pelican import Pelican
+from pelican.log import console as pelican_console
+from pelican.settings import read_settings
+
+from .derive import Derived, derive
+from .package import read_source
+from .progress import Progress
+from .publish import publish
+from .schema import Schema, load_schema
+from .settings import Settings
+from .site.context import SiteData
+from .validation import Report, validate
+
+
+class BuildError(RuntimeError):
+    """A stage failed; ``report`` holds the validation report when that was the cause."""
+
+    def __init__(self, message: str, report: Report | None = None):
+        super().__init__(message)
+        self.report = report
+
+
+@dataclass
+class BuildResult:
+    report: Report
+    derived: Derived
+    out: Path
+    pages: int = 0
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def check(settings: Settings, schema: Schema | None = None, progress: Progress | None = None) -> Report:
+    """Read and validate only (``python -m pipeline validate``)."""
+    schema = schema or load_schema()
+    progress = progress or Progress()
+    with progress.stage("leitura"):
+        source = read_source(list(settings.data), schema)
+    with progress.stage("validação"):
+        return validate(source, schema, lenient=settings.lenient)
+
+
+def render(site: SiteData, settings: Settings, out: Path) -> int:
+    """Render stage: Pelican with the portal's generators; returns the number of HTML pages."""
+    pelican_settings = read_settings(str(settings.pelican_conf), override={
+        "OUTPUT_PATH": str(out), "PORTAL_DATA": site, "DELETE_OUTPUT_DIRECTORY": False,
+    })
+    with pelican_console.capture():  # Pelican's own summary; the CLI reports the build instead
+        Pelican(pelican_settings).run()
+    return sum(1 for _ in out.rglob("*.html"))
+
+
+def index(out: Path) -> None:
+    """Index stage: Pagefind's browser index of the pages, in ``out/pagefind/``."""
+    proc = subprocess.run([sys.executable, "-m", "pagefind", "--site", str(out), "--silent"],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BuildError(f"Pagefind falhou ao indexar {out}: {proc.stderr.strip() or proc.stdout.strip()}")
+
+
+def _swap_into_place(staging: Path, out: Path) -> None:
+    old = out.with_name(f".{out.name}.old")
+    shutil.rmtree(old, ignore_errors=True)
+    if out.exists():
+        out.rename(old)
+    staging.rename(out)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
+    schema = load_schema()
+    progress = progress or Progress()
+    report = check(settings, schema, progress)
+    if not report.accepted:
+        raise BuildError(f"{len(report.errors)} erro(s) na entrada; o site anterior foi mantido", report)
+    with progress.stage("derivação"):
+        derived = derive(report.accepted, schema, settings.as_of)
+    staging = settings.out.with_name(f".{settings.out.name}.staging")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        with progress.stage("publicação"):
+            descriptor = publish(derived, report, schema, staging / "dados")
+        with progress.stage("páginas"):
+            site = SiteData.build(derived.tables, schema, settings.as_of, report, descriptor)
+            pages = render(site, settings, staging)
+        if settings.search_index:
+            with progress.stage("índice de busca"):
+                index(staging)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    _swap_into_place(staging, settings.out)
+    return BuildResult(report, derived, settings.out, pages, progress.timings())

@@ -1,0 +1,183 @@
+"""The portal's own named checks: rules of the contract that a Table Schema cannot express.
+
+Each check is a function ``(tables, schema) -> list[Problem]`` registered in :data:`CHECKS` with its
+rule slug; the message templates live in :mod:`pipeline.problems`. They look only at cells that
+passed their Frictionless type and pattern, so one bad cell is reported once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date
+
+from .identifiers import cnpj_is_valid, slugify
+from .package import SourceTable
+from .problems import Problem
+from .schema import Schema
+
+Tables = dict[str, SourceTable]
+CHECKS: dict[str, Callable[[Tables, Schema], list[Problem]]] = {}
+
+# Text columns whose values become URL slugs (data contract, "Stable URLs").
+SLUG_KEYS = {"linhas": "prefixo", "outorgas": "id", "caducidades": "ato", "transportadoras": "cnpj"}
+_CPF = re.compile(r"(?<!\d)\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)")
+_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$")
+_DECIMAL2 = re.compile(r"^-?\d+(\.\d{1,2})?$")
+
+
+def check(slug: str):
+    def register(fn):
+        CHECKS[slug] = fn
+        return fn
+    return register
+
+
+def _records(t: SourceTable):
+    for cells, line in zip(t.rows, t.row_numbers):
+        yield line, dict(zip(t.columns, cells)), cells
+
+
+def _problem(slug: str, t: SourceTable, line: int, col: str | None, value, cells, **ctx) -> Problem:
+    return Problem.of(slug, t.name, t.source, line, col, value, registro=cells, **ctx)
+
+
+def _iso(v: str) -> date | None:
+    try:
+        return date.fromisoformat(v)
+    except ValueError:
+        return None
+
+
+@check("cnpj-digitos")
+def cnpj_digits(tables: Tables, schema: Schema) -> list[Problem]:
+    """A carrier's CNPJ must carry valid check digits (data contract, transportadoras)."""
+    t = tables["transportadoras"]
+    return [_problem("cnpj-digitos", t, line, "cnpj", r["cnpj"], cells)
+            for line, r, cells in _records(t)
+            if re.fullmatch(r"\d{14}", r["cnpj"]) and not cnpj_is_valid(r["cnpj"])]
+
+
+@check("motivo-extincao")
+def extinction_reason(tables: Tables, schema: Schema) -> list[Problem]:
+    """motivo_extincao is required exactly when extinta_em is set (art. 28 I-VI)."""
+    t = tables["outorgas"]
+    out = []
+    for line, r, cells in _records(t):
+        if r["extinta_em"] and not r["motivo_extincao"]:
+            out.append(_problem("motivo-extincao-obrigatorio", t, line, "motivo_extincao", "", cells))
+        elif r["motivo_extincao"] and not r["extinta_em"]:
+            out.append(_problem("motivo-sem-extincao", t, line, "extinta_em", r["motivo_extincao"], cells))
+    return out
+
+
+@check("linha-obrigatoria")
+def line_required(tables: Tables, schema: Schema) -> list[Problem]:
+    """Every outorga names its line, except chartered service (fretamento), which has none."""
+    t = tables["outorgas"]
+    return [_problem("linha-obrigatoria", t, line, "linha_prefixo", "", cells, modalidade=r["modalidade"])
+            for line, r, cells in _records(t)
+            if not r["linha_prefixo"] and r["modalidade"] and r["modalidade"] != "fretamento"]
+
+
+@check("data-hora-formato")
+def datetime_shape(tables: Tables, schema: Schema) -> list[Problem]:
+    """Datetimes are ``YYYY-MM-DDTHH:MM`` with optional seconds (data contract, input)."""
+    out = []
+    for name, table in schema.tables.items():
+        t = tables[name]
+        for col in table.fields_of_type("datetime"):
+            out += [_problem("data-hora-formato", t, line, col, r[col], cells)
+                    for line, r, cells in _records(t) if r[col] and not _DATETIME.match(r[col])]
+    return out
+
+
+@check("duas-casas-decimais")
+def two_decimals(tables: Tables, schema: Schema) -> list[Problem]:
+    """Fares are in reais with at most two decimals (data contract, tarifas)."""
+    out = []
+    for name in ("tarifas", "tarifas_promocionais"):
+        t = tables[name]
+        out += [_problem("duas-casas-decimais", t, line, "valor", r["valor"], cells)
+                for line, r, cells in _records(t)
+                if re.fullmatch(r"-?\d+\.\d{3,}", r["valor"]) and not _DECIMAL2.match(r["valor"])]
+    return out
+
+
+@check("fim-antes-do-inicio")
+def end_before_start(tables: Tables, schema: Schema) -> list[Problem]:
+    """A period cannot end before it starts (promotions: fim >= inicio; outorgas with a set end)."""
+    out = []
+    for name in ("tarifas_promocionais", "outorgas"):
+        t = tables[name]
+        for line, r, cells in _records(t):
+            start, end = _iso(r["inicio"]), _iso(r["fim"])
+            if start and end and end < start:
+                out.append(_problem("fim-antes-do-inicio", t, line, "fim", r["fim"], cells, inicio=r["inicio"]))
+    return out
+
+
+@check("caducidade-outra-transportadora")
+def caducidade_carrier(tables: Tables, schema: Schema) -> list[Problem]:
+    """A caducidade's carrier must be the holder of the outorga it declares lapsed (art. 29)."""
+    holders = {r["id"]: r["transportadora_cnpj"] for _, r, _ in _records(tables["outorgas"])}
+    t = tables["caducidades"]
+    return [_problem("caducidade-outra-transportadora", t, line, "transportadora_cnpj", r["transportadora_cnpj"],
+                     cells, outorga=r["outorga_id"], titular=holders[r["outorga_id"]])
+            for line, r, cells in _records(t)
+            if r["outorga_id"] in holders and r["transportadora_cnpj"] != holders[r["outorga_id"]]]
+
+
+@check("slug")
+def slugs(tables: Tables, schema: Schema) -> list[Problem]:
+    """Keys that become URLs must give a non-empty lower-case ASCII slug, distinct per table."""
+    out = []
+    for name, col in SLUG_KEYS.items():
+        t = tables[name]
+        seen: dict[str, str] = {}
+        for line, r, cells in _records(t):
+            key = r[col]
+            if not key:
+                continue
+            slug = slugify(key)
+            if not slug:
+                out.append(_problem("chave-sem-slug", t, line, col, key, cells))
+            elif slug in seen and seen[slug] != key:
+                out.append(_problem("slug-repetido", t, line, col, key, cells, slug=slug, outra=seen[slug]))
+            else:
+                seen.setdefault(slug, key)
+    return out
+
+
+@check("url-insegura")
+def safe_urls(tables: Tables, schema: Schema) -> list[Problem]:
+    """Links to acts' full texts (art. 12) are published only as http(s) addresses."""
+    out = []
+    for name in ("outorgas", "caducidades"):
+        t = tables[name]
+        out += [_problem("url-insegura", t, line, "documento_url", r["documento_url"], cells)
+                for line, r, cells in _records(t)
+                if r["documento_url"] and not re.match(r"^https?://[^\s]+$", r["documento_url"], re.I)]
+    return out
+
+
+@check("dado-pessoal")
+def personal_data(tables: Tables, schema: Schema) -> list[Problem]:
+    """No natural person's CPF is published (LGPD): any text cell shaped like a CPF is refused."""
+    out = []
+    for name, table in schema.tables.items():
+        t = tables[name]
+        cols = table.fields_of_type("string")
+        for line, r, cells in _records(t):
+            hits = [c for c in cols if _CPF.search(r[c])]
+            if hits:  # the CPF itself is masked, so the report never republishes it
+                masked = [_CPF.sub("***.***.***-**", v) for v in cells]
+                out += [_problem("dado-pessoal", t, line, c, _CPF.sub("***.***.***-**", r[c]), masked) for c in hits]
+    return out
+
+
+def run_checks(tables: Tables, schema: Schema) -> list[Problem]:
+    problems: list[Problem] = []
+    for fn in CHECKS.values():
+        problems += fn(tables, schema)
+    return problems

@@ -1,0 +1,90 @@
+"""Derive stage: typed tables plus the derived fields of the data contract, as of a date.
+
+Each derived column comes from one function of :mod:`pipeline.legal`; :mod:`pipeline.findings` then
+adds the ``achados`` table. ``as_of`` is the only notion of "today".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+import pandas as pd
+
+from . import findings
+from .legal import caducidades as cad
+from .legal import infracoes as inf
+from .legal import outorgas as out
+from .legal import promocoes as promo
+from .legal.tarifas import FareHistory
+from .package import SourceTable, typed_frame
+from .schema import Schema
+
+
+@dataclass
+class Derived:
+    """The tables to publish: input columns, then derived ones, in the schema's order."""
+
+    tables: dict[str, pd.DataFrame]
+    as_of: date
+
+
+def _col(df: pd.DataFrame, values) -> pd.Series:
+    return pd.Series(list(values), index=df.index, dtype=object)
+
+
+def derive_outorgas(df: pd.DataFrame, as_of: date) -> None:
+    df["vencimento"] = _col(df, (out.vencimento(*r) for r in zip(
+        df["instrumento"], df["modalidade"], df["inicio"], df["fim"], df["prorrogada"])))
+    df["situacao"] = _col(df, (out.situacao(v, e, as_of) for v, e in zip(df["vencimento"], df["extinta_em"])))
+
+
+def derive_caducidades(df: pd.DataFrame, as_of: date) -> None:
+    df["impedimento_ate"] = _col(df, (cad.impedimento_ate(d) for d in df["data_declaracao"]))
+    df["impedimento_vigente"] = _col(df, (cad.impedimento_vigente(d, as_of) for d in df["impedimento_ate"]))
+
+
+def fare_history(tarifas: pd.DataFrame) -> FareHistory:
+    return FareHistory(zip(tarifas["linha_prefixo"], tarifas["origem"], tarifas["destino"],
+                           tarifas["categoria"], tarifas["vigencia_inicio"], tarifas["valor"]))
+
+
+def derive_tarifas(df: pd.DataFrame, history: FareHistory, as_of: date) -> None:
+    in_force = set()
+    for key in set(zip(df["linha_prefixo"], df["origem"], df["destino"], df["categoria"])):
+        row = history.in_force(key, as_of)
+        if row is not None:
+            in_force.add(row[2])
+    df["vigente"] = _col(df, (i in in_force for i in range(len(df))))
+
+
+def derive_promocoes(df: pd.DataFrame, history: FareHistory, as_of: date) -> None:
+    df["antecedencia_dias"] = _col(df, (promo.antecedencia_dias(c, i) for c, i in zip(df["comunicado_em"], df["inicio"])))
+    df["antecedencia_ok"] = _col(df, (promo.antecedencia_ok(d) for d in df["antecedencia_dias"]))
+    maxima = []
+    for key, start in zip(zip(df["linha_prefixo"], df["origem"], df["destino"], df["categoria"]), df["inicio"]):
+        row = history.in_force(key, start)  # the maximum in force on the promotion's first day
+        maxima.append(row[1] if row else None)
+    df["tarifa_maxima"] = _col(df, maxima)
+    df["situacao"] = _col(df, (promo.situacao(i, f, as_of) for i, f in zip(df["inicio"], df["fim"])))
+
+
+def derive_infracoes(df: pd.DataFrame, enquadramentos: pd.DataFrame) -> None:
+    groups = dict(zip(enquadramentos["codigo"], enquadramentos["grupo"]))
+    df["grupo"] = _col(df, (groups.get(c) for c in df["enquadramento"]))
+    df["prazo_defesa"] = _col(df, (inf.prazo_defesa(d) for d in df["notificado_em"]))
+    df["prazo_recurso"] = _col(df, (inf.prazo_recurso(d) for d in df["decidido_em"]))
+
+
+def derive(accepted: dict[str, SourceTable], schema: Schema, as_of: date) -> Derived:
+    t = {name: typed_frame(schema[name], accepted[name]) for name in schema.tables}
+    history = fare_history(t["tarifas"])
+    derive_outorgas(t["outorgas"], as_of)
+    derive_caducidades(t["caducidades"], as_of)
+    derive_tarifas(t["tarifas"], history, as_of)
+    derive_promocoes(t["tarifas_promocionais"], history, as_of)
+    derive_infracoes(t["infracoes"], t["enquadramentos"])
+    for name, table in schema.tables.items():
+        t[name] = t[name][table.published_field_names].reset_index(drop=True)
+    t["achados"] = findings.find(t, schema)
+    return Derived(t, as_of)

@@ -1,0 +1,49 @@
+"""Derived fields of outorgas: vencimento and situacao."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from . import DECREE_PUBLICATION
+from .dates import add_days, add_years
+
+PERMIT_YEARS = 15  # art. 10: fifteen years, renewable once for an equal period
+EMERGENCY_DAYS = 180  # art. 41: emergency authorization for one hundred and eighty days
+
+
+def predates_decree(inicio: date) -> bool:
+    """An outorga in force before the decree's publication (art. 94)."""
+    return inicio < DECREE_PUBLICATION
+
+
+def vencimento(instrumento: str, modalidade: str, inicio: date, fim: date | None, prorrogada: bool) -> date | None:
+    """Last day of an outorga's term.
+
+    - Permissions: ``inicio`` + 15 years (art. 10), plus 15 more when renewed (art. 10; art. 24 XIV).
+    - Permissions and authorizations that predate the decree, and were still current on its
+      publication: kept for 15 years from the publication, renewable once (art. 94).
+    - Emergency authorizations: ``inicio`` + 180 days (art. 41; counted by art. 96).
+    - Other authorizations: their set end, ``fim`` (art. 3 IV); ``None`` when not set.
+    """
+    years = PERMIT_YEARS * (2 if prorrogada else 1)
+    if predates_decree(inicio) and (fim is None or fim >= DECREE_PUBLICATION):
+        return add_years(DECREE_PUBLICATION, years)
+    if instrumento == "permissao":
+        return add_years(inicio, years)
+    if modalidade == "emergencial":
+        return add_days(inicio, EMERGENCY_DAYS)
+    return fim
+
+
+def situacao(vencimento: date | None, extinta_em: date | None, as_of: date) -> str:
+    """``extinta`` once extinguished (art. 28), else ``vencida`` after its last day, else ``vigente``."""
+    if extinta_em is not None and extinta_em <= as_of:
+        return "extinta"
+    if vencimento is not None and vencimento < as_of:
+        return "vencida"
+    return "vigente"
+
+
+def in_force_on(inicio: date, vencimento: date | None, extinta_em: date | None, day: date) -> bool:
+    """Whether an outorga was in force on ``day``: begun, not past its last day, not extinguished."""
+    return inicio <= day and (vencimento is None or day <= vencimento) and (extinta_em is None or day < extinta_em)

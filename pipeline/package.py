@@ -1,0 +1,172 @@
+"""Read stage: a source folder (or several) into raw string tables, shaped by the project's schemas.
+
+Cells stay text here; typing is the validation stage's job (Frictionless) and typed frames come from
+:func:`typed_frame`. A folder may hold a ``datapackage.json``: only its resource paths are used to find
+the files; the project's schemas always govern the columns and rules. A table missing from every
+folder is empty, except ``enquadramentos``, which the decree supplies (art. 78).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+
+import pandas as pd
+
+from . import enquadramentos
+from .problems import Problem
+from .schema import Schema, Table
+
+
+@dataclass
+class SourceTable:
+    """One table as read: header-aligned string rows with their line numbers in the file."""
+
+    name: str
+    columns: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+    row_numbers: list[int] = field(default_factory=list)
+    source: str = ""  # file path shown in messages, or a note such as "decreto (art. 78)"
+
+    def frame(self) -> pd.DataFrame:
+        df = pd.DataFrame(self.rows, columns=self.columns, dtype=object)
+        df.index = pd.Index(self.row_numbers, name="_linha")
+        return df.fillna("")
+
+    def subset(self, keep: set[int]) -> SourceTable:
+        pairs = [(r, n) for r, n in zip(self.rows, self.row_numbers) if n in keep]
+        return SourceTable(self.name, self.columns, [r for r, _ in pairs], [n for _, n in pairs], self.source)
+
+
+@dataclass
+class SourcePackage:
+    tables: dict[str, SourceTable]
+    problems: list[Problem]  # structural problems found while reading (encoding, header, row width)
+    notes: list[str]  # what was assumed: empty tables, tables supplied by the project
+
+
+def _resource_paths(folder: Path) -> dict[str, str]:
+    dp = folder / "datapackage.json"
+    if not dp.is_file():
+        return {}
+    try:
+        desc = json.loads(dp.read_text(encoding="utf-8"))
+        return {r["name"]: r["path"] for r in desc.get("resources", []) if isinstance(r.get("path"), str)}
+    except (ValueError, KeyError, TypeError):
+        return {}
+
+
+def _safe_child(folder: Path, relative: str) -> Path | None:
+    """``folder/relative`` only when it stays inside ``folder`` (no ``..`` or absolute tricks)."""
+    candidate = (folder / relative).resolve()
+    try:
+        candidate.relative_to(folder.resolve())
+    except ValueError:
+        return None
+    return candidate
+
+
+def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, list[Problem]]:
+    problems: list[Problem] = []
+    wanted = table.field_names
+    out = SourceTable(table.name, wanted, source=shown)
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            reader = csv.reader(fh)
+            header = next(reader, None)
+            if header is None:
+                return out, problems
+            header = [h.strip() for h in header]
+            for col in wanted:
+                if col not in header:
+                    problems.append(Problem.of("coluna-ausente", table.name, shown, 1, col, None))
+            for col in header:
+                if col not in wanted:
+                    problems.append(Problem.of("coluna-desconhecida", table.name, shown, 1, col, None, grave=False))
+            positions = [header.index(c) if c in header else None for c in wanted]
+            width = len(header)
+            for cells in reader:
+                line = reader.line_num
+                if not any(c.strip() for c in cells):
+                    continue
+                if len(cells) != width:
+                    problems.append(Problem.of("largura-da-linha", table.name, shown, line, None,
+                                               str(len(cells)), esperado=width, registro=cells))
+                    continue
+                out.rows.append([cells[p] if p is not None else "" for p in positions])
+                out.row_numbers.append(line)
+    except UnicodeDecodeError as exc:
+        problems.append(Problem.of("codificacao", table.name, shown, None, None, None, detalhe=str(exc)))
+    return out, problems
+
+
+def read_source(folders: list[Path] | Path, schema: Schema) -> SourcePackage:
+    """Read every table of ``schema`` from the first folder that has it."""
+    if isinstance(folders, (str, Path)):
+        folders = [Path(folders)]
+    folders = [Path(f) for f in folders]
+    tables: dict[str, SourceTable] = {}
+    problems: list[Problem] = []
+    notes: list[str] = []
+    for name, table in schema.tables.items():
+        for folder in folders:
+            rel = _resource_paths(folder).get(name, table.filename)
+            path = _safe_child(folder, rel)
+            if path is None:
+                problems.append(Problem.of("caminho-inseguro", name, str(folder / "datapackage.json"),
+                                           None, "path", rel))
+                break
+            if path.is_file():
+                tables[name], found = read_csv_table(table, path, str(path))
+                problems += found
+                break
+        else:
+            if name == "enquadramentos":
+                rows = enquadramentos.rows()
+                tables[name] = SourceTable(name, table.field_names,
+                                           [[r[c] for c in table.field_names] for r in rows],
+                                           list(range(2, len(rows) + 2)), "decreto (art. 78)")
+                notes.append("enquadramentos fornecidos pelo projeto a partir do art. 78 do decreto")
+            else:
+                tables[name] = SourceTable(name, table.field_names, source=f"{name}.csv (ausente)")
+                notes.append(f"{name}: arquivo ausente, tabela vazia")
+    return SourcePackage(tables, problems, notes)
+
+
+# --- typing -----------------------------------------------------------------------------------
+
+def _to_date(v: str) -> date | None:
+    return date.fromisoformat(v) if v else None
+
+
+def _to_datetime(v: str) -> datetime | None:
+    return datetime.fromisoformat(v) if v else None
+
+
+def _to_number(v: str) -> float | None:
+    return float(v) if v != "" else None
+
+
+def _to_bool(v: str) -> bool | None:
+    return {"true": True, "false": False}.get(v)
+
+
+_CONVERTERS = {"date": _to_date, "datetime": _to_datetime, "number": _to_number,
+               "integer": lambda v: int(v) if v != "" else None, "boolean": _to_bool}
+
+
+def typed_frame(table: Table, source: SourceTable) -> pd.DataFrame:
+    """Typed values (Python ``date``, ``float``, ``bool``; ``None`` for empty) of rows that passed
+    validation, so every conversion here succeeds. Booleans default to ``False`` (e.g. prorrogada)."""
+    df = source.frame()
+    for f in table.fields:
+        conv = _CONVERTERS.get(f.get("type", "string"))
+        if conv is not None:
+            values = [conv(v) for v in df[f["name"]]]
+            if f.get("type") == "boolean":
+                values = [bool(v) for v in values]
+            df[f["name"]] = pd.Series(values, index=df.index, dtype=object)
+    return df

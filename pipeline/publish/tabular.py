@@ -1,0 +1,82 @@
+"""Tables as CSV (UTF-8) and JSON, typed by the published schema.
+
+In CSV, text cells that begin with ``=``, ``+``, ``-``, ``@`` (or a tab or carriage return) are
+prefixed with ``'`` so that a spreadsheet shows them as text instead of running them as formulas
+(data contract, Output). JSON keeps every value as it is.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from datetime import date, datetime
+from pathlib import Path
+
+import pandas as pd
+
+from ..schema import Schema
+from ..validation import Report
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(text: str) -> str:
+    """``=HYPERLINK(...)`` -> ``'=HYPERLINK(...)``: spreadsheets show it as text (CSV injection)."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def cell(value, field_type: str):
+    """A typed value as its JSON form: ISO dates, true/false, numbers, or None."""
+    if value is None or value == "" or (isinstance(value, float) and value != value):
+        return None
+    if isinstance(value, datetime):
+        return value.isoformat(timespec="minutes") if value.second == 0 else value.isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    if field_type == "integer":
+        return int(value)
+    if field_type == "number":
+        return int(value) if float(value).is_integer() else float(value)
+    return value
+
+
+def _csv_text(value, field_type: str) -> str:
+    v = cell(value, field_type)
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if field_type == "string":
+        return neutralise(str(v))
+    return str(v)
+
+
+def _fields(resource: dict) -> list[tuple[str, str]]:
+    return [(f["name"], f.get("type", "string")) for f in resource["schema"]["fields"]]
+
+
+def write_csv(df: pd.DataFrame, resource: dict, path: Path) -> None:
+    fields = _fields(resource)
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow([n for n, _ in fields])
+        columns = [(df[n].tolist(), t) for n, t in fields]
+        for i in range(len(df)):
+            w.writerow([_csv_text(values[i], t) for values, t in columns])
+
+
+def records(df: pd.DataFrame, resource: dict) -> list[dict]:
+    fields = _fields(resource)
+    columns = [(n, df[n].tolist(), t) for n, t in fields]
+    return [{n: cell(values[i], t) for n, values, t in columns} for i in range(len(df))]
+
+
+def write_json(df: pd.DataFrame, resource: dict, path: Path) -> None:
+    path.write_text(json.dumps(records(df, resource), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def rejected_frame(report: Report, schema: Schema) -> pd.DataFrame:
+    """One row per grave problem with a row number: the rows that lenient mode kept out."""
+    columns = [f["name"] for f in schema.published_tables["rejeitados"].fields]
+    rows = [[p.as_row()[c] for c in columns] for p in report.errors if p.linha is not None]
+    return pd.DataFrame(rows, columns=columns, dtype=object)

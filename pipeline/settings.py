@@ -1,0 +1,61 @@
+"""Build settings, declared once with their help text and validated with a helpful message.
+
+The CLI builds them from its arguments; tests build them with :meth:`Settings.with_overrides`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from . import PROJECT_ROOT, SAMPLE_DIR
+
+
+class SettingsError(ValueError):
+    """A setting is wrong; the message says which and how to fix it (pt-BR, shown to the user)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    data: tuple[Path, ...] = field(default=(SAMPLE_DIR,), metadata={
+        "help": "pastas do pacote de origem; a primeira que tiver uma tabela a fornece"})
+    out: Path = field(default=PROJECT_ROOT / "output", metadata={"help": "pasta do site gerado"})
+    as_of: date = field(default_factory=date.today, metadata={
+        "help": "data de referência AAAA-MM-DD de todos os cálculos (padrão: hoje)"})
+    lenient: bool = field(default=False, metadata={
+        "help": "publica as linhas válidas e as rejeitadas em tabela própria, em vez de falhar"})
+    search_index: bool = field(default=True, metadata={"help": "gera o índice Pagefind da busca no navegador"})
+    pelican_conf: Path = field(default=PROJECT_ROOT / "pelican.conf.py", metadata={
+        "help": "configuração do Pelican"})
+
+    def __post_init__(self):
+        data = tuple(Path(p) for p in ((self.data,) if isinstance(self.data, (str, Path)) else self.data))
+        object.__setattr__(self, "data", data)
+        object.__setattr__(self, "out", Path(self.out))
+        if isinstance(self.as_of, str):
+            object.__setattr__(self, "as_of", parse_as_of(self.as_of))
+        if not data:
+            raise SettingsError("informe ao menos uma pasta de dados (--data)")
+        for folder in data:
+            if not folder.is_dir():
+                raise SettingsError(f"a pasta de dados {folder} não existe ou não é uma pasta")
+        if self.out.resolve() in [d.resolve() for d in data] or self.out.resolve() == PROJECT_ROOT:
+            raise SettingsError(f"a pasta de saída {self.out} não pode ser a pasta de dados nem a do projeto")
+        if not Path(self.pelican_conf).is_file():
+            raise SettingsError(f"configuração do Pelican não encontrada: {self.pelican_conf}")
+
+    def with_overrides(self, **changes) -> Settings:
+        return dataclasses.replace(self, **changes)
+
+
+def parse_as_of(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise SettingsError(f"--as-of \"{text}\" não é uma data no formato AAAA-MM-DD") from None
+
+
+def help_text(name: str) -> str:
+    return next(f.metadata.get("help", "") for f in dataclasses.fields(Settings) if f.name == name)

@@ -1,0 +1,120 @@
+"""The Pelican plugin: one generator per page kind, rendering the build's :class:`SiteData`.
+
+``pelican.conf.py`` lists this module in ``PLUGINS``; the build passes the data in the setting
+``PORTAL_DATA`` (see :func:`pipeline.build.build`). URLs follow the data contract.
+"""
+
+from __future__ import annotations
+
+from pelican import signals
+from pelican.generators import Generator
+
+from ..decree import RIGHTS_NOTICE_ARTICLES, load_decree
+from .context import SiteData
+from .filters import FILTERS
+
+
+class PortalGenerator(Generator):
+    """Base: the shared data, the filters, and a helper that writes ``<url>index.html``."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.env.filters.update(FILTERS)
+        self.env.globals["rotulo"] = self.label
+
+    @property
+    def data(self) -> SiteData:
+        data = self.settings.get("PORTAL_DATA")
+        if data is None:
+            raise RuntimeError("PORTAL_DATA is not set: build the site with `python -m pipeline build`, "
+                               "which validates and derives the data before calling Pelican")
+        return data
+
+    def label(self, table: str, field: str, value) -> str:
+        """The pt-BR label of an enum value, from the schema's ``categories``."""
+        tables = self.data.schema.tables
+        for f in tables[table].fields + tables[table].derived_fields:
+            if f["name"] == field:
+                for c in f.get("categories", []):
+                    if c["value"] == value:
+                        return c["label"]
+        return "—" if value in (None, "") else str(value)
+
+    def page(self, writer, url: str, template: str, **kwargs) -> None:
+        """Write ``url`` (like ``linhas/12-0140-00/``) with ``template``.html."""
+        context = dict(self.context, data=self.data, as_of=self.data.as_of, page_url="/" + url, **kwargs)
+        writer.write_file(url + "index.html", self.get_template(template), context)
+
+    def generate_output(self, writer) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class HomeGenerator(PortalGenerator):
+    def generate_output(self, writer):
+        recent = sorted(self.data.findings, key=lambda f: (f["regra"], f["chave"]))[:10]
+        self.page(writer, "", "index", achados_recentes=recent)
+
+
+class LinesGenerator(PortalGenerator):
+    def generate_output(self, writer):
+        self.page(writer, "linhas/", "linhas")
+        for line in self.data.lines:
+            self.page(writer, f"linhas/{line['slug']}/", "linha", linha=line)
+
+
+class CarriersGenerator(PortalGenerator):
+    def generate_output(self, writer):
+        self.page(writer, "transportadoras/", "transportadoras")
+        for carrier in self.data.carriers:
+            self.page(writer, f"transportadoras/{carrier['slug']}/", "transportadora", transportadora=carrier)
+
+
+class OutorgasGenerator(PortalGenerator):
+    def generate_output(self, writer):
+        self.page(writer, "outorgas/", "outorgas")
+        for outorga in self.data.outorgas:
+            self.page(writer, f"outorgas/{outorga['slug']}/", "outorga", outorga=outorga)
+
+
+class CaducidadesGenerator(PortalGenerator):
+    def generate_output(self, writer):
+        self.page(writer, "caducidades/", "caducidades")
+        for caducidade in self.data.caducidades:
+            self.page(writer, f"caducidades/{caducidade['slug']}/", "caducidade", caducidade=caducidade)
+
+
+class FindingsGenerator(PortalGenerator):
+    def generate_output(self, writer):
+        from ..findings import RULES
+        self.page(writer, "achados/", "achados", regras=RULES)
+
+
+class LawGenerator(PortalGenerator):
+    """The decree (``/decreto/``) and the passenger-rights notice of art. 34 (``/direitos/``)."""
+
+    def generate_output(self, writer):
+        decree = load_decree()
+        self.page(writer, "decreto/", "decreto", decreto=decree)
+        articles = [decree.article(n) for n in RIGHTS_NOTICE_ARTICLES]
+        self.page(writer, "direitos/", "direitos", decreto=decree, artigos=articles)
+
+
+class DataGenerator(PortalGenerator):
+    """``/dados/`` (downloads and the data dictionary), ``/dados/qualidade/`` and ``/busca/``."""
+
+    def generate_output(self, writer):
+        self.page(writer, "dados/", "dados", pacote=self.data.descriptor)
+        self.page(writer, "dados/qualidade/", "qualidade", relatorio=self.data.report)
+        self.page(writer, "busca/", "busca")
+
+
+GENERATORS = [HomeGenerator, LinesGenerator, CarriersGenerator, OutorgasGenerator, CaducidadesGenerator,
+              FindingsGenerator, LawGenerator, DataGenerator]
+
+
+def get_generators(pelican_object):
+    return GENERATORS
+
+
+def register():
+    signals.get_generators.connect(get_generators)

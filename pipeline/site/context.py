@@ -1,0 +1,140 @@
+"""What the pages show: the derived tables arranged per record, built once for all generators.
+
+The site never reads files of earlier stages: it takes the :class:`SiteData` the build hands over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+import pandas as pd
+
+from ..identifiers import slugify
+from ..legal import DECREE_PUBLICATION
+from ..schema import Schema
+from ..validation import Report
+
+RECENT_INFRACTIONS = 50  # infraction notices listed on a carrier or line page; the rest are in /dados/
+
+
+def _records(df: pd.DataFrame) -> list[dict]:
+    return df.to_dict("records")
+
+
+@dataclass
+class SiteData:
+    """Per-record views of the published tables, plus the report and the published descriptor."""
+
+    schema: Schema
+    as_of: date
+    report: Report
+    descriptor: dict
+    tables: dict[str, pd.DataFrame]
+    lines: list[dict] = field(default_factory=list)
+    carriers: list[dict] = field(default_factory=list)
+    outorgas: list[dict] = field(default_factory=list)
+    caducidades: list[dict] = field(default_factory=list)
+    findings: list[dict] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    decree_publication: date = DECREE_PUBLICATION
+
+    @classmethod
+    def build(cls, tables: dict[str, pd.DataFrame], schema: Schema, as_of: date, report: Report,
+              descriptor: dict) -> SiteData:
+        data = cls(schema, as_of, report, descriptor, tables)
+        data._arrange()
+        return data
+
+    def _arrange(self) -> None:
+        t = self.tables
+        carriers = {r["cnpj"]: dict(r, slug=slugify(r["cnpj"])) for r in _records(t["transportadoras"])}
+        lines = {r["prefixo"]: dict(r, slug=slugify(r["prefixo"])) for r in _records(t["linhas"])}
+        for d in list(carriers.values()) + list(lines.values()):
+            d.update(outorgas=[], promocoes=[], tarifas=[], caducidades=[], achados=[], infracoes=[],
+                     infracoes_por_grupo={}, infracoes_total=0, linhas=[], transportadoras=[])
+        outorgas = {}
+        for r in _records(t["outorgas"]):
+            o = dict(r, slug=slugify(r["id"]), caducidades=[], achados=[],
+                     transportadora=carriers.get(r["transportadora_cnpj"]), linha=lines.get(r["linha_prefixo"]))
+            outorgas[r["id"]] = o
+            carriers[r["transportadora_cnpj"]]["outorgas"].append(o)
+            if o["linha"]:
+                o["linha"]["outorgas"].append(o)
+        for c in carriers.values():
+            seen = {o["linha_prefixo"] for o in c["outorgas"] if o["linha"]}
+            c["linhas"] = [lines[p] for p in sorted(seen)]
+        for ln in lines.values():
+            seen = {o["transportadora_cnpj"] for o in ln["outorgas"]}
+            ln["transportadoras"] = [carriers[c] for c in sorted(seen)]
+        caducidades = {}
+        for r in _records(t["caducidades"]):
+            c = dict(r, slug=slugify(r["ato"]), achados=[], outorga=outorgas.get(r["outorga_id"]),
+                     transportadora=carriers.get(r["transportadora_cnpj"]))
+            caducidades[r["ato"]] = c
+            carriers[r["transportadora_cnpj"]]["caducidades"].append(c)
+            outorgas[r["outorga_id"]]["caducidades"].append(c)
+        for r in _records(t["tarifas"]):
+            lines[r["linha_prefixo"]]["tarifas"].append(r)
+        promos = {}
+        for r in _records(t["tarifas_promocionais"]):
+            p = dict(r, achados=[], transportadora=carriers.get(r["transportadora_cnpj"]),
+                     linha=lines.get(r["linha_prefixo"]))
+            promos[r["protocolo"]] = p
+            lines[r["linha_prefixo"]]["promocoes"].append(p)
+            carriers[r["transportadora_cnpj"]]["promocoes"].append(p)
+        self._arrange_infractions(carriers, lines)
+        findings = self._arrange_findings(carriers, lines, outorgas, caducidades, promos)
+        self.carriers = sorted(carriers.values(), key=lambda c: (c["razao_social"], c["cnpj"]))
+        self.lines = sorted(lines.values(), key=lambda x: x["prefixo"])
+        self.outorgas = sorted(outorgas.values(), key=lambda o: o["id"])
+        self.caducidades = sorted(caducidades.values(), key=lambda c: (c["data_declaracao"], c["ato"]))
+        self.findings = findings
+        self.counts = {
+            "linhas": len(lines), "transportadoras": len(carriers), "outorgas": len(outorgas),
+            "outorgas_vigentes": sum(1 for o in outorgas.values() if o["situacao"] == "vigente"),
+            "caducidades": len(caducidades), "tarifas": len(t["tarifas"]),
+            "promocoes": len(promos), "infracoes": len(t["infracoes"]), "achados": len(findings),
+        }
+
+    def _arrange_infractions(self, carriers: dict, lines: dict) -> None:
+        """Counts per group of art. 78 and the most recent notices, per carrier and per line."""
+        inf = self.tables["infracoes"]
+        if inf.empty:
+            return
+        for key, owners in (("transportadora_cnpj", carriers), ("linha_prefixo", lines)):
+            sub = inf[inf[key].astype(bool)] if key == "linha_prefixo" else inf
+            for (owner, grupo), n in sub.groupby([key, "grupo"]).size().items():
+                owners[owner]["infracoes_por_grupo"][grupo] = int(n)
+                owners[owner]["infracoes_total"] += int(n)
+            ordered = sub.sort_values(["data_hora", "numero_auto"], ascending=[False, True])
+            for owner, group in ordered.groupby(key, sort=True):
+                owners[owner]["infracoes"] = _records(group.head(RECENT_INFRACTIONS))
+
+    def _arrange_findings(self, carriers, lines, outorgas, caducidades, promos) -> list[dict]:
+        """Attach each finding to every page it concerns (record, line, carrier)."""
+        inf = self.tables["infracoes"]
+        inf_owner = dict(zip(inf["numero_auto"], zip(inf["transportadora_cnpj"], inf["linha_prefixo"])))
+        out = []
+        for r in _records(self.tables["achados"]):
+            f = dict(r, paginas=[])
+            targets = []
+            if r["tabela"] == "outorgas":
+                o = outorgas[r["chave"]]
+                targets = [o, o["transportadora"], o["linha"]]
+            elif r["tabela"] == "caducidades":
+                c = caducidades[r["chave"]]
+                targets = [c, c["transportadora"], c["outorga"]]
+            elif r["tabela"] == "tarifas_promocionais":
+                p = promos[r["chave"]]
+                targets = [p, p["transportadora"], p["linha"]]
+            elif r["tabela"] == "infracoes":
+                cnpj, prefixo = inf_owner[r["chave"]]
+                targets = [carriers.get(cnpj), lines.get(prefixo)]
+            for target in targets:
+                if target is not None:
+                    target["achados"].append(f)
+            f["transportadora"] = next((x for x in targets if x is not None and "razao_social" in x), None)
+            f["linha"] = next((x for x in targets if x is not None and "prefixo" in x), None)
+            out.append(f)
+        return out

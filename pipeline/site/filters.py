@@ -1,0 +1,49 @@
+"""Jinja2 filters of the theme: pt-BR formats and links to the decree."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+
+from ..identifiers import format_cnpj, slugify
+
+
+def data_br(value) -> str:
+    """2026-03-06 -> 06/03/2026; empty -> an em dash."""
+    if isinstance(value, datetime):
+        return value.strftime("%d/%m/%Y %H:%M")
+    if isinstance(value, date):
+        return value.strftime("%d/%m/%Y")
+    return "—"
+
+
+def iso(value) -> str:
+    return value.isoformat() if isinstance(value, date | datetime) else ""
+
+
+def reais(value) -> str:
+    """1234.5 -> R$ 1.234,50."""
+    if value is None or value != value:
+        return "—"
+    text = f"{float(value):,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
+    return f"R$ {text}"
+
+
+def numero(value, decimals: int = 0) -> str:
+    if value is None or value != value:
+        return "—"
+    return f"{float(value):,.{decimals}f}".replace(",", "X").replace(".", ",").replace("X", ".")
+
+
+def artigo_url(artigo: str) -> str:
+    """'art. 29 § 6º' -> '/decreto/#art-29' (the first article named)."""
+    m = re.search(r"art\.\s*(\d+)", artigo or "")
+    return f"/decreto/#art-{m[1]}" if m else "/decreto/"
+
+
+def sim_nao(value) -> str:
+    return "sim" if value else "não"
+
+
+FILTERS = {"data_br": data_br, "iso": iso, "reais": reais, "numero": numero, "cnpj": format_cnpj,
+           "slug": slugify, "artigo_url": artigo_url, "sim_nao": sim_nao}

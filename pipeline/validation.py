@@ -1,0 +1,150 @@
+"""Validation stage: Frictionless (types, constraints, keys, foreign keys) plus the portal's checks.
+
+Returns a :class:`Report`; it never prints. In lenient mode the rows with a grave problem are
+rejected and the rest validated again, until no foreign key points at a rejected row: rejected rows
+are reported and kept, never silently dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from frictionless import Package
+
+from .checks import run_checks
+from .package import SourcePackage, SourceTable
+from .problems import TYPE_NAMES, Problem
+from .schema import Schema
+
+
+@dataclass
+class Report:
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    rows_read: dict[str, int] = field(default_factory=dict)
+    accepted: dict[str, SourceTable] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.grave]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if not p.grave]
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    @property
+    def rejected_rows(self) -> int:
+        return sum(self.rows_read.values()) - sum(len(t.rows) for t in self.accepted.values())
+
+    def to_dict(self) -> dict:
+        return {
+            "valido": self.valid,
+            "erros": len(self.errors),
+            "avisos": len(self.warnings),
+            "linhas_lidas": self.rows_read,
+            "linhas_aceitas": {n: len(t.rows) for n, t in self.accepted.items()},
+            "observacoes": self.notes,
+            "problemas": [p.as_row() for p in self.problems],
+        }
+
+
+def _constraint(note: str) -> tuple[str, str]:
+    m = re.match(r'constraint "(\w+)" is "(.*)"$', note or "", re.S)
+    return (m[1], m[2]) if m else ("", note or "")
+
+
+def _from_frictionless(error, table: SourceTable, schema: Schema) -> Problem:
+    """Translate one Frictionless error into a pt-BR :class:`Problem`."""
+    kind = error.type
+    line = getattr(error, "row_number", None)
+    cells = list(getattr(error, "cells", []) or [])
+    col = getattr(error, "field_name", None)
+    value = getattr(error, "cell", None)
+
+    def p(slug, **ctx):
+        return Problem.of(slug, table.name, table.source, line, col, value, registro=cells, **ctx)
+
+    if kind == "type-error":
+        ftype = schema[table.name].field(col).get("type", "string")
+        return p("tipo", tipo=TYPE_NAMES.get(ftype, ftype))
+    if kind == "constraint-error":
+        name, limit = _constraint(error.note)
+        if name == "required":
+            return p("obrigatorio")
+        if name == "pattern":
+            return p("padrao", padrao=limit)
+        if name == "enum":
+            return p("lista", permitidos=", ".join(schema[table.name].field(col)["constraints"]["enum"]))
+        if name == "minimum":
+            return p("minimo", limite=limit)
+        if name == "exclusiveMinimum":
+            return p("maior-que", limite=limit)
+        if name in ("minLength", "maxLength"):
+            return p("comprimento", detalhe=f"{name} {limit}")
+        return p("estrutura", detalhe=error.note)
+    if kind == "unique-error":
+        return p("unico")
+    if kind == "primary-key":
+        key = schema[table.name].primary_key
+        col = ", ".join(key)
+        value = " | ".join(cells[table.columns.index(k)] for k in key) if cells else None
+        return p("chave-primaria")
+    if kind == "foreign-key":
+        col = ", ".join(error.field_names)
+        value = " | ".join(error.field_cells)
+        ref = f"{error.reference_name}.{', '.join(error.reference_field_names)}"
+        return p("chave-estrangeira", referencia=ref)
+    return p("estrutura", detalhe=error.message)
+
+
+def _frictionless_problems(tables: dict[str, SourceTable], schema: Schema) -> list[Problem]:
+    descriptor = schema.source_descriptor()
+    for r in descriptor["resources"]:
+        t = tables[r["name"]]
+        for k in ("path", "encoding", "format", "mediatype"):
+            r.pop(k, None)
+        r["data"] = [t.columns] + t.rows
+    report = Package(descriptor).validate(limit_errors=10**9)
+    problems = []
+    for task in report.tasks:
+        t = tables[task.name]
+        offset = {i + 2: n for i, n in enumerate(t.row_numbers)}  # inline row -> file line
+        for error in task.errors:
+            problem = _from_frictionless(error, t, schema)
+            if problem.linha is not None:
+                problem = Problem(**{**problem.__dict__, "linha": offset.get(problem.linha, problem.linha)})
+            problems.append(problem)
+    return problems
+
+
+def validate(source: SourcePackage, schema: Schema, *, lenient: bool = False) -> Report:
+    """Validate a read package. ``report.accepted`` holds the tables to build from: everything when
+    valid; in lenient mode the rows without grave problems; otherwise nothing."""
+    report = Report(problems=list(source.problems), notes=list(source.notes),
+                    rows_read={n: len(t.rows) for n, t in source.tables.items()})
+    tables = dict(source.tables)
+    seen: set[tuple] = set()
+    while True:
+        found = [p for p in _frictionless_problems(tables, schema) + run_checks(tables, schema)
+                 if (p.regra, p.tabela, p.linha, p.coluna) not in seen]
+        seen.update((p.regra, p.tabela, p.linha, p.coluna) for p in found)
+        report.problems += found
+        bad: dict[str, set[int]] = {}
+        for p in found:
+            if p.grave and p.linha is not None:
+                bad.setdefault(p.tabela, set()).add(p.linha)
+        if not lenient or not bad:
+            break
+        # Drop the rejected rows and validate again: a foreign key may now point at a dropped row.
+        for name, lines in bad.items():
+            t = tables[name]
+            tables[name] = t.subset(set(t.row_numbers) - lines)
+    header_errors = any(p.grave and p.linha in (None, 1) for p in report.problems)
+    if report.valid or (lenient and not header_errors):
+        report.accepted = tables
+    return report
