@@ -143,7 +143,7 @@ def slugs(tables: Tables, schema: Schema) -> list[Problem]:
             if not slug:
                 out.append(_problem("chave-sem-slug", t, line, col, key, cells))
             elif slug in seen and seen[slug] != key:
-                out.append(_problem("slug-repetido", t, line, col, key, cells, slug=slug, outra=seen[slug]))
+                out.append(_problem("slug-repetido", t, line, col, key, cells, endereco=slug, outra=seen[slug]))
             else:
                 seen.setdefault(slug, key)
     return out

@@ -118,6 +118,7 @@ def read_source(folders: list[Path] | Path, schema: Schema) -> SourcePackage:
             if path is None:
                 problems.append(Problem.of("caminho-inseguro", name, str(folder / "datapackage.json"),
                                            None, "path", rel))
+                tables[name] = SourceTable(name, table.field_names, source=rel)
                 break
             if path.is_file():
                 tables[name], found = read_csv_table(table, path, str(path))

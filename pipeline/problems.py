@@ -40,7 +40,7 @@ RULES: dict[str, str] = {
     "fim-antes-do-inicio": "o fim \"{valor}\" é anterior ao início \"{inicio}\"",
     "caducidade-outra-transportadora": "a transportadora \"{valor}\" não é a titular da outorga \"{outorga}\" ({titular})",
     "chave-sem-slug": "a chave \"{valor}\" não forma um endereço seguro (sobra nada após a normalização)",
-    "slug-repetido": "a chave \"{valor}\" forma o mesmo endereço \"{slug}\" que \"{outra}\"",
+    "slug-repetido": "a chave \"{valor}\" forma o mesmo endereço \"{endereco}\" que \"{outra}\"",
     "url-insegura": "o endereço \"{valor}\" deve começar com http:// ou https://",
     "dado-pessoal": "o texto parece conter um CPF; dados de pessoas físicas não são publicados (LGPD)",
 }

@@ -1,0 +1,71 @@
+"""The command line: exit codes and the messages a user reads."""
+
+from __future__ import annotations
+
+from conftest import MINIMAL, run_cli
+
+
+def test_validate_valid_package_exits_zero():
+    proc = run_cli("validate", str(MINIMAL))
+    assert proc.returncode == 0, proc.stderr
+    assert "válido" in proc.stdout
+
+
+def test_validate_wrong_cnpj_fails_naming_file_row_and_column(package):
+    package.edit("transportadoras.csv", "44555666000181,EXPRESSO", "44555666000180,EXPRESSO")
+    proc = run_cli("validate", str(package.path))
+    assert proc.returncode == 1
+    line = next(line for line in proc.stderr.splitlines() if "cnpj-digitos" in line)
+    assert "transportadoras.csv" in line and "linha 3" in line and 'coluna "cnpj"' in line
+    assert '"44555666000180"' in line
+    assert "inválido" in proc.stderr
+
+
+def test_build_failure_keeps_the_previous_site(package, tmp_path):
+    out = tmp_path / "site"
+    ok = run_cli("build", "--data", str(package.path), "--out", str(out), "--as-of", "2026-06-30", "--no-search")
+    assert ok.returncode == 0, ok.stderr
+    before = (out / "index.html").read_bytes()
+    package.edit("linhas.csv", "298.5", "muito longe")
+    bad = run_cli("build", "--data", str(package.path), "--out", str(out), "--as-of", "2026-07-30", "--no-search")
+    assert bad.returncode == 1
+    assert 'linhas.csv, linha 2, coluna "extensao_km"' in bad.stderr
+    assert "site anterior foi mantido" in bad.stderr
+    assert (out / "index.html").read_bytes() == before
+    assert not (tmp_path / ".site.staging").exists()
+
+
+def test_lenient_build_publishes_valid_rows_and_the_rejected_ones(package, tmp_path):
+    package.edit("linhas.csv", "298.5", "muito longe")
+    out = tmp_path / "site"
+    proc = run_cli("build", "--data", str(package.path), "--out", str(out), "--as-of", "2026-06-30",
+                   "--lenient", "--no-search")
+    assert proc.returncode == 0, proc.stderr
+    assert "rejeitados.csv" in proc.stdout
+    rejected = (out / "dados" / "rejeitados.csv").read_text(encoding="utf-8")
+    assert "linhas," in rejected and "extensao_km" in rejected
+    assert "muito longe" in rejected
+    assert not (out / "linhas" / "12-0140-00").exists()
+    assert (out / "linhas" / "sprj0030026" / "index.html").exists()
+
+
+def test_bad_as_of_is_a_settings_error():
+    proc = run_cli("build", "--data", str(MINIMAL), "--as-of", "30/06/2026")
+    assert proc.returncode == 2
+    assert "--as-of \"30/06/2026\" não é uma data no formato AAAA-MM-DD" in proc.stderr
+
+
+def test_missing_data_folder_is_a_settings_error(tmp_path):
+    proc = run_cli("validate", str(tmp_path / "nao-existe"))
+    assert proc.returncode == 2
+    assert "nao-existe" in proc.stderr and "não existe" in proc.stderr
+
+
+def test_ci_output_is_one_line_per_stage_with_timing(tmp_path):
+    proc = run_cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "s"), "--as-of", "2026-06-30")
+    assert proc.returncode == 0, proc.stderr
+    stages = [line for line in proc.stderr.splitlines() if line.startswith("[")]
+    assert [s.split("]")[0][1:] for s in stages] == [
+        "leitura", "validação", "derivação", "publicação", "páginas", "índice de busca"]
+    assert all(s.endswith(" s") for s in stages)
+    assert "Done: Processed" not in proc.stdout

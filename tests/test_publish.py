@@ -1,0 +1,64 @@
+"""The published package under /dados/: it validates, carries the derived fields, and is safe to open."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+from frictionless import Package
+
+
+def test_published_package_validates_with_frictionless(site):
+    report = Package(str(site / "dados" / "datapackage.json")).validate()
+    assert report.valid, report.flatten(["rowNumber", "fieldName", "type", "note"])
+
+
+def test_derived_fields_are_described_and_marked(site):
+    dp = json.loads((site / "dados" / "datapackage.json").read_text(encoding="utf-8"))
+    resources = {r["name"]: r for r in dp["resources"]}
+    outorgas = {f["name"]: f for f in resources["outorgas"]["schema"]["fields"]}
+    assert outorgas["vencimento"]["derived"] is True and "art. 94" in outorgas["vencimento"]["description"]
+    assert "derived" not in outorgas["inicio"]
+    infracoes = {f["name"]: f for f in resources["infracoes"]["schema"]["fields"]}
+    assert "art. 84" in infracoes["prazo_defesa"]["description"]
+    assert {"achados", "rejeitados"} <= resources.keys()
+    assert dp["version"] == "2026-06-30"
+
+
+def test_derived_values_in_csv_and_json(site):
+    with open(site / "dados" / "infracoes.csv", encoding="utf-8") as fh:
+        by_auto = {r["numero_auto"]: r for r in csv.DictReader(fh)}
+    # Notified Friday 06/03/2026: 15 business days end Friday 27/03/2026 (art. 84; art. 96).
+    assert by_auto["AI-0001"]["prazo_defesa"] == "2026-03-27"
+    assert by_auto["AI-0001"]["grupo"] == "IV"
+    promos = json.loads((site / "dados" / "tarifas_promocionais.json").read_text(encoding="utf-8"))
+    promo2 = next(p for p in promos if p["protocolo"] == "PROMO-2")
+    assert promo2["antecedencia_dias"] == 29 and promo2["antecedencia_ok"] is False
+    assert promo2["tarifa_maxima"] == 88.5
+
+
+def test_achados_table_lists_each_finding(site):
+    with open(site / "dados" / "achados.csv", encoding="utf-8") as fh:
+        found = [(r["regra"], r["tabela"], r["chave"]) for r in csv.DictReader(fh)]
+    assert found == [
+        ("promocao-sem-antecedencia", "tarifas_promocionais", "PROMO-2"),
+        ("promocao-acima-do-maximo", "tarifas_promocionais", "PROMO-2"),
+        ("promocao-sem-outorga", "tarifas_promocionais", "PROMO-3"),
+        ("outorga-durante-impedimento", "outorgas", "OUT-6"),
+        ("caducidade-sem-comunicacoes", "caducidades", "Portaria DTR nº 45/2020"),
+        ("operacao-apos-vencimento", "infracoes", "AI-0002"),
+    ]
+
+
+def test_formula_cells_are_neutralised_in_csv_but_not_in_json(site):
+    with open(site / "dados" / "transportadoras.csv", encoding="utf-8") as fh:
+        row = next(r for r in csv.DictReader(fh) if r["cnpj"] == "44555666000181")
+    assert row["nome_fantasia"] == "'=HYPERLINK(\"http://evil.example\",\"clique\")"
+    records = json.loads((site / "dados" / "transportadoras.json").read_text(encoding="utf-8"))
+    assert next(r for r in records if r["cnpj"] == "44555666000181")["nome_fantasia"].startswith("=HYPERLINK")
+
+
+def test_validation_report_is_published(site):
+    report = json.loads((site / "dados" / "validacao.json").read_text(encoding="utf-8"))
+    assert report["valido"] is True and report["erros"] == 0
+    assert report["linhas_lidas"]["outorgas"] == 6

@@ -1,0 +1,172 @@
+"""Golden build of the minimal fixture package (as of 2026-06-30): key pages asserted structurally."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from bs4 import BeautifulSoup
+
+from conftest import AS_OF, MINIMAL
+from pipeline.build import build
+from pipeline.settings import Settings
+
+
+def soup(site: Path, url: str) -> BeautifulSoup:
+    path = site / url.strip("/") / "index.html" if url != "/" else site / "index.html"
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def text(node) -> str:
+    return " ".join(node.get_text(" ").split())
+
+
+def rows(table) -> list[list[str]]:
+    return [[text(c) for c in tr.find_all(["th", "td"])] for tr in table.find("tbody").find_all("tr")]
+
+
+def table_by_caption(page: BeautifulSoup, caption: str):
+    for table in page.find_all("table"):
+        if table.caption and caption in text(table.caption):
+            return table
+    raise AssertionError(f"no table captioned {caption!r}")
+
+
+def test_every_page_kind_exists(site):
+    for url in ["/", "/linhas/", "/linhas/12-0140-00/", "/linhas/msbo0010001/", "/transportadoras/",
+                "/transportadoras/11222333000181/", "/outorgas/", "/outorgas/out-1/", "/caducidades/",
+                "/caducidades/portaria-dtr-no-45-2020/", "/achados/", "/direitos/", "/decreto/", "/dados/",
+                "/dados/qualidade/", "/busca/", "/sobre/", "/metodologia/", "/copias/"]:
+        page = soup(site, url)
+        assert page.html["lang"] == "pt-BR", url
+        assert len(page.find_all("h1")) == 1, url
+        assert page.find("main", id="conteudo"), url
+
+
+def test_home_shows_counts_and_search_form(site):
+    page = soup(site, "/")
+    numbers = [text(li) for li in page.select("ul.numeros li")]
+    assert "3 linhas" in numbers
+    assert "3 transportadoras" in numbers
+    assert "2 outorgas vigentes de 6" in numbers
+    assert "6 achados" in numbers
+    form = page.find("form", role="search")
+    assert form["action"] == "/busca/" and form.find("input", attrs={"name": "q"})
+
+
+def test_line_page_shows_fare_in_force_outorgas_and_findings(site):
+    page = soup(site, "/linhas/12-0140-00/")
+    assert text(page.h1) == "Linha 12-0140-00: BRASILIA (DF) – CALDAS NOVAS (GO)"
+    in_force = rows(table_by_caption(page, "Tarifas máximas em vigor em 30/06/2026"))
+    assert ["BRASILIA → CALDAS NOVAS", "Convencional com sanitário", "R$ 88,50", "01/01/2025",
+            "Reajuste (art. 24 § 1º)"] in in_force
+    assert not any("R$ 92,10" in r for r in in_force)  # from 2027: not yet in force
+    outorgas = {r[0]: r for r in rows(table_by_caption(page, "Permissões e autorizações nesta linha"))}
+    assert outorgas["OUT-1"][-2:] == ["01/03/2027", "Vigente"]  # 15 years from 29/02/2012 (CC art. 132 § 3)
+    assert outorgas["OUT-4"][-1] == "Extinta"
+    rules = {li["data-regra"] for li in page.select("section.achados li.achado")}
+    assert rules == {"promocao-sem-antecedencia", "promocao-acima-do-maximo", "promocao-sem-outorga",
+                     "outorga-durante-impedimento", "operacao-apos-vencimento"}
+    link = page.select_one('li.achado[data-regra="outorga-durante-impedimento"] a')
+    assert link["href"] == "/decreto/#art-29"
+
+
+def test_carrier_page_lists_outorgas_caducidade_and_infractions_by_group(site):
+    page = soup(site, "/transportadoras/77888999000181/")
+    assert text(page.h1) == "TRANSPORTES FRONTEIRA LTDA"
+    assert "77.888.999/0001-81" in text(page.find("dl"))
+    ids = [r[0] for r in rows(table_by_caption(page, "Permissões e autorizações da transportadora"))]
+    assert ids == ["OUT-4", "OUT-6", "OUT-3"]  # by start date
+    caducidade = page.find("a", href="/caducidades/portaria-dtr-no-45-2020/")
+    assert caducidade and "15/04/2022" in text(caducidade.parent)
+    by_group = rows(table_by_caption(page, "Autos por grupo de multa"))
+    assert by_group == [["Grupo VI", "1"]]
+
+
+def test_outorga_page_explains_term_and_art_94(site):
+    page = soup(site, "/outorgas/out-2/")
+    fields = dict(zip([text(d) for d in page.select("dl.ficha dt")], page.select("dl.ficha dd")))
+    assert text(fields["Vencimento"]).startswith("08/10/2023")  # 08/10/1993 + 15 + 15 years (art. 94)
+    assert fields["Vencimento"].find("a", href="/decreto/#art-94")
+    assert "Vencida" in text(page.select_one("p.situacao"))
+
+
+def test_caducidade_page_shows_bar_and_notice_finding(site):
+    page = soup(site, "/caducidades/portaria-dtr-no-45-2020/")
+    fields = {text(dt): text(dd) for dt, dd in zip(page.select("dl.ficha dt"), page.select("dl.ficha dd"))}
+    assert fields["Impedida de nova outorga até"].startswith("15/04/2022 — impedimento encerrado")
+    assert [li["data-regra"] for li in page.select("li.achado")] == ["caducidade-sem-comunicacoes"]
+
+
+def test_rights_page_transcribes_the_articles_of_art_34(site):
+    page = soup(site, "/direitos/")
+    anchors = [s["id"] for s in page.select("section.artigo")]
+    assert anchors == ["art-32", "art-33", "art-35", "art-37", "art-65", "art-66", "art-67", "art-68", "art-69"]
+    assert page.find("a", href="/decreto/#art-34")
+
+
+def test_decree_page_has_every_article_anchor(site):
+    page = soup(site, "/decreto/")
+    anchors = [s["id"] for s in page.select("section.artigo")]
+    assert anchors == [f"art-{n}" for n in range(1, 102)]
+    art96 = page.find("section", id="art-96")
+    assert "excluir-se-á o dia de início" in text(art96)
+
+
+def test_data_page_links_every_table_and_documents_derived_fields(site):
+    page = soup(site, "/dados/")
+    hrefs = {a["href"] for a in page.find_all("a")}
+    for name in ["transportadoras", "linhas", "outorgas", "tarifas", "tarifas_promocionais", "infracoes",
+                 "caducidades", "enquadramentos", "achados", "rejeitados"]:
+        assert f"/dados/{name}.csv" in hrefs and f"/dados/{name}.json" in hrefs
+        assert (site / "dados" / f"{name}.csv").is_file()
+    section = page.find("h3", id="tabela-outorgas").parent
+    assert [text(tr.th) for tr in section.select("tr.derivado")] == ["vencimento", "situacao"]
+
+
+def test_hostile_text_is_escaped_everywhere(site):
+    for html in site.rglob("*.html"):
+        page = BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser")
+        for script in page.find_all("script"):
+            assert script.get("src", "").startswith(("/pagefind/", "/tema/")), html
+        assert not page.find("img"), html
+    carrier = soup(site, "/transportadoras/44555666000181/")
+    assert text(carrier.h1) == "EXPRESSO <script>alert('x')</script> S.A."
+
+
+def test_internal_links_resolve(site):
+    broken = []
+    for html in site.rglob("*.html"):
+        page = BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser")
+        for a in page.find_all(["a", "link", "script"]):
+            ref = a.get("href") or a.get("src")
+            if not ref or urlparse(ref).scheme or ref.startswith("#"):
+                continue
+            path = urlparse(ref).path
+            target = site / path.lstrip("/")
+            if path.endswith("/"):
+                target = target / "index.html"
+            if not target.exists():
+                broken.append((str(html.relative_to(site)), ref))
+            fragment = urlparse(ref).fragment
+            if fragment and target.suffix == ".html":
+                if not re.search(f'id="{re.escape(fragment)}"', target.read_text(encoding="utf-8")):
+                    broken.append((str(html.relative_to(site)), ref))
+    assert broken == []
+
+
+def test_same_input_and_date_give_byte_identical_output(site, tmp_path):
+    again = tmp_path / "again"
+    build(Settings(data=(MINIMAL,), out=again, as_of=AS_OF))
+    first = {p.relative_to(site): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    second = {p.relative_to(again): p.read_bytes() for p in again.rglob("*") if p.is_file()}
+    assert first.keys() == second.keys()
+    assert [k for k in first if first[k] != second[k]] == []
+
+
+@pytest.mark.parametrize("url", ["/linhas/12-0140-00/", "/transportadoras/11222333000181/", "/outorgas/out-1/"])
+def test_record_pages_are_indexed_for_search(site, url):
+    assert soup(site, url).find("main").has_attr("data-pagefind-body")
+    assert (site / "pagefind" / "pagefind-ui.js").is_file()
