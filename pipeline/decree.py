@@ -40,6 +40,14 @@ ALINEA_LETTERS = "abcdefghijlmnopqrstuvxz"
 # U+E006), markup residue that is not part of the decree's text.
 _TITLE_MARKERS = dict.fromkeys(map(ord, "\ue005\ue006"))
 
+# Errata of the source copy: in these articles the Planalto text lost the capital "O" that opens the
+# caput ("Art. 10. O prazo ..." reads "prazo ..."; art. 41 "correndo" for "Ocorrendo"; arts. 23 and
+# 39 "s contratos"/"s serviços" for "Os ..."; arts. 40 and 86 "Departamento" for "O Departamento").
+# The parser restores it, unless the caput already starts with "O", and records it in
+# ``Block.restored`` so that pages can say so.
+RESTORED_INITIAL_O = {n: "O " for n in (10, 16, 20, 33, 40, 42, 51, 54, 56, 84, 86, 90, 92, 97)} | {
+    23: "O", 39: "O", 41: "O"}  # "Os contratos", "Os serviços", "Ocorrendo"
+
 _ARTICLE = re.compile(r"^Art\. (\d+)\.$")
 _CHAPTER = re.compile(r"^CAPÍTULO ([IVXLC]+)$")
 _SECTION = re.compile(r"^SEÇÃO ([IVXLC]+)$")
@@ -87,6 +95,7 @@ class Block:
     text: str
     children: list[Block] = field(default_factory=list)
     anchor: str = ""
+    restored: str = ""  # text restored at the start (see RESTORED_INITIAL_O); "" when verbatim
 
     def walk(self) -> Iterable[Block]:
         """This block, then its descendants, in the decree's order."""
@@ -197,7 +206,7 @@ class _ArticleBuilder:
         self.inciso: Block | None = None  # the inciso the alíneas belong to
         self.paragraphs = 0
 
-    def _new(self, kind: BlockKind, label: str, text: str, under: Block | None) -> Block:
+    def _new(self, kind: BlockKind, label: str, text: str, under: Block | None, restored: str = "") -> Block:
         # Incisos of the caput hang from the article itself: art-3-inc-xviii, art-29-par-1-inc-ii.
         base = self.article.anchor if under is None or under.kind == "caput" else under.anchor
         if kind == "caput":
@@ -206,7 +215,7 @@ class _ArticleBuilder:
             anchor = f"{base}-texto-{len(self.article.blocks)}"
         else:
             anchor = f"{base}-{_anchor_part(kind, label)}"
-        block = Block(kind, label, text, anchor=anchor)
+        block = Block(kind, label, text, anchor=anchor, restored=restored)
         (under.children if under is not None else self.article.blocks).append(block)
         return block
 
@@ -214,7 +223,11 @@ class _ArticleBuilder:
         number = self.article.number
         if not self.article.blocks:
             # The caput. Arts. 58 to 72 keep the hyphen that followed "Art. N" ("- Os pontos...").
-            self.parent = self._new("caput", "", _split_label(line, ""), None)
+            caput = _split_label(line, "")
+            restored = RESTORED_INITIAL_O.get(number, "")
+            if caput.startswith("O"):  # a corrected source copy: nothing to restore
+                restored = ""
+            self.parent = self._new("caput", "", restored + caput, None, restored)
             self.inciso = None
             return
 

@@ -10,6 +10,7 @@ from jinja2 import Environment, FileSystemLoader
 
 from pipeline import DECREE_PATH, PROJECT_ROOT, enquadramentos
 from pipeline.decree import (
+    RESTORED_INITIAL_O,
     RIGHTS_NOTICE_ARTICLES,
     Article,
     Block,
@@ -225,10 +226,12 @@ def test_no_text_lost_or_altered(decree):
     for line, block in zip(devices, blocks):
         assert line.startswith(block.label), (line, block)
         rest = line[len(block.label):]
-        assert re.fullmatch(r"\s*(?:-\s*)?" + re.escape(block.text), rest), (line, block)
+        verbatim = block.text[len(block.restored):]  # without the errata's restored "O"
+        assert block.text.startswith(block.restored)
+        assert re.fullmatch(r"\s*(?:-\s*)?" + re.escape(verbatim), rest), (line, block)
         assert block.text.strip() and block.text == block.text.strip()
 
-    texts = {b.text for b in blocks}
+    texts = {b.text[len(b.restored):] for b in blocks}
     for text in texts:
         assert text in RAW
 
@@ -380,3 +383,15 @@ def test_render_chapter_heading(decree, template):
         '<h2 id="capitulo-i">CAPÍTULO I – Das Disposições Preliminares</h2>')
     heading = str(template.render_chapter_heading(Chapter("XII", "DA FISCALIZAÇÃO & <x>")))
     assert heading == '<h2 id="capitulo-xii">CAPÍTULO XII – DA FISCALIZAÇÃO &amp; &lt;x&gt;</h2>'
+
+
+def test_errata_restores_the_initial_o_lost_by_the_source_copy(decree):
+    assert decree.article(10).caput.text.startswith("O prazo das permissões")
+    assert decree.article(41).caput.text.startswith("Ocorrendo quaisquer dos casos")
+    assert decree.article(23).caput.text.startswith("Os contratos de permissão")
+    assert decree.article(33).caput.text.startswith("O usuário dos serviços")  # on the rights page
+    assert decree.article(40).caput.text.startswith("O Departamento de Transportes Rodoviários poderá")
+    restored = [a.number for a in decree.articles if a.caput.restored]
+    assert restored == sorted(RESTORED_INITIAL_O)
+    # Every other caput starts as the decree's sentences do: upper case, a digit or "- ".
+    assert all(not a.caput.text[:1].islower() for a in decree.articles)
