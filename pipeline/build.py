@@ -91,7 +91,7 @@ def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
     staging.mkdir(parents=True)
     try:
         with progress.stage("publicação"):
-            descriptor = publish(derived, report, schema, staging / "dados")
+            descriptor = publish(derived, report, schema, staging / "dados", progress)
         with progress.stage("páginas"):
             site = SiteData.build(derived.tables, schema, settings.as_of, report, descriptor)
             pages = render(site, settings, staging)

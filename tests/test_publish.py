@@ -62,3 +62,32 @@ def test_validation_report_is_published(site):
     report = json.loads((site / "dados" / "validacao.json").read_text(encoding="utf-8"))
     assert report["valido"] is True and report["erros"] == 0
     assert report["linhas_lidas"]["outorgas"] == 6
+
+
+def test_xlsx_keeps_formula_text_as_text(site):
+    from openpyxl import load_workbook
+
+    ws = load_workbook(site / "dados" / "transportadoras.xlsx", read_only=True).active
+    values = [list(r) for r in ws.iter_rows(values_only=True)]
+    assert values[0][:2] == ["cnpj", "razao_social"]
+    evil = next(r for r in values if r[0] == "44555666000181")
+    assert evil[2] == "'=HYPERLINK(\"http://evil.example\",\"clique\")"
+
+
+def test_sqlite_has_every_table_with_derived_columns(site):
+    import sqlite3
+
+    con = sqlite3.connect(site / "dados" / "portal.sqlite")
+    assert con.execute("select vencimento, situacao from outorgas where id = 'OUT-1'").fetchone() == (
+        "2027-03-01", "vigente")
+    assert con.execute("select count(*) from enquadramentos").fetchone() == (43,)
+    assert con.execute("select count(*) from achados").fetchone() == (6,)
+
+
+def test_zip_holds_the_package(site):
+    import zipfile
+
+    with zipfile.ZipFile(site / "dados" / "pacote-completo.zip") as zf:
+        names = zf.namelist()
+        assert names[0] == "datapackage.json" and "outorgas.csv" in names
+        assert zf.read("outorgas.csv") == (site / "dados" / "outorgas.csv").read_bytes()

@@ -10,17 +10,30 @@ from pathlib import Path
 from ..derive import Derived
 from ..schema import Schema
 from ..validation import Report
-from . import datapackage, tabular
+from . import archive, database, datapackage, spreadsheet, tabular
+
+PACKAGE_ZIP = "pacote-completo.zip"
+DATABASE = "portal.sqlite"
 
 
-def publish(derived: Derived, report: Report, schema: Schema, out: Path) -> dict:
+def publish(derived: Derived, report: Report, schema: Schema, out: Path, progress=None) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     tables = dict(derived.tables)
     tables["rejeitados"] = tabular.rejected_frame(report, schema)
     descriptor = datapackage.published_descriptor(schema, derived.as_of)
-    for resource in descriptor["resources"]:
-        tabular.write_csv(tables[resource["name"]], resource, out / resource["path"])
-        tabular.write_json(tables[resource["name"]], resource, out / f"{resource['name']}.json")
+    resources = descriptor["resources"]
+    for done, resource in enumerate(resources, 1):
+        df = tables[resource["name"]]
+        tabular.write_csv(df, resource, out / resource["path"])
+        tabular.write_json(df, resource, out / f"{resource['name']}.json")
+        spreadsheet.write_xlsx(df, resource, out / f"{resource['name']}.xlsx", derived.as_of)
+        if progress is not None:
+            progress.advance(done, len(resources) + 1)
     datapackage.write_json(descriptor, out / "datapackage.json")
     datapackage.write_json(report.to_dict(), out / "validacao.json")
+    database.write_sqlite(tables, descriptor, out / DATABASE)
+    members = [out / "datapackage.json"] + [out / r["path"] for r in resources]
+    archive.write_zip(out / PACKAGE_ZIP, members, out)
+    if progress is not None:
+        progress.advance(len(resources) + 1, len(resources) + 1)
     return descriptor
