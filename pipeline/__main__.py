@@ -51,8 +51,12 @@ def cmd_validate(args) -> int:
 
 
 def cmd_build(args) -> int:
-    overrides = {"data": tuple(args.data), "out": Path(args.out), "lenient": args.lenient,
-                 "search_index": not args.no_search}
+    overrides = {
+        "data": tuple(args.data),
+        "out": Path(args.out),
+        "lenient": args.lenient,
+        "search_index": not args.no_search,
+    }
     if args.as_of:
         overrides["as_of"] = parse_as_of(args.as_of)
     settings = Settings(**overrides)
@@ -65,8 +69,10 @@ def cmd_build(args) -> int:
         return 1
     _print_report(result.report)
     rejected = len([p for p in result.report.errors if p.linha is not None])
-    print(f"site gerado em {result.out}: {result.pages} páginas, data de referência {settings.as_of.isoformat()}"
-          + (f"; {rejected} problema(s) em linhas rejeitadas publicados em dados/rejeitados.csv" if rejected else ""))
+    print(
+        f"site gerado em {result.out}: {result.pages} páginas, data de referência {settings.as_of.isoformat()}"
+        + (f"; {rejected} problema(s) em linhas rejeitadas publicados em dados/rejeitados.csv" if rejected else "")
+    )
     return 0
 
 

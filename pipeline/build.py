@@ -53,9 +53,14 @@ def check(settings: Settings, schema: Schema | None = None, progress: Progress |
 
 def render(site: SiteData, settings: Settings, out: Path) -> int:
     """Render stage: Pelican with the portal's generators; returns the number of HTML pages."""
-    pelican_settings = read_settings(str(settings.pelican_conf), override={
-        "OUTPUT_PATH": str(out), "PORTAL_DATA": site, "DELETE_OUTPUT_DIRECTORY": False,
-    })
+    pelican_settings = read_settings(
+        str(settings.pelican_conf),
+        override={
+            "OUTPUT_PATH": str(out),
+            "PORTAL_DATA": site,
+            "DELETE_OUTPUT_DIRECTORY": False,
+        },
+    )
     with pelican_console.capture():  # Pelican's own summary; the CLI reports the build instead
         Pelican(pelican_settings).run()
     return sum(1 for _ in out.rglob("*.html"))
@@ -63,8 +68,9 @@ def render(site: SiteData, settings: Settings, out: Path) -> int:
 
 def index(out: Path) -> None:
     """Index stage: Pagefind's browser index of the pages, in ``out/pagefind/``."""
-    proc = subprocess.run([sys.executable, "-m", "pagefind", "--site", str(out), "--silent"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pagefind", "--site", str(out), "--silent"], capture_output=True, text=True
+    )
     if proc.returncode != 0:
         raise BuildError(f"Pagefind falhou ao indexar {out}: {proc.stderr.strip() or proc.stdout.strip()}")
 

@@ -30,6 +30,7 @@ def check(slug: str):
     def register(fn):
         CHECKS[slug] = fn
         return fn
+
     return register
 
 
@@ -53,9 +54,11 @@ def _iso(v: str) -> date | None:
 def cnpj_digits(tables: Tables, schema: Schema) -> list[Problem]:
     """A carrier's CNPJ must carry valid check digits (data contract, transportadoras)."""
     t = tables["transportadoras"]
-    return [_problem("cnpj-digitos", t, line, "cnpj", r["cnpj"], cells)
-            for line, r, cells in _records(t)
-            if re.fullmatch(r"\d{14}", r["cnpj"]) and not cnpj_is_valid(r["cnpj"])]
+    return [
+        _problem("cnpj-digitos", t, line, "cnpj", r["cnpj"], cells)
+        for line, r, cells in _records(t)
+        if re.fullmatch(r"\d{14}", r["cnpj"]) and not cnpj_is_valid(r["cnpj"])
+    ]
 
 
 @check("motivo-extincao")
@@ -75,9 +78,11 @@ def extinction_reason(tables: Tables, schema: Schema) -> list[Problem]:
 def line_required(tables: Tables, schema: Schema) -> list[Problem]:
     """Every outorga names its line, except chartered service (fretamento), which has none."""
     t = tables["outorgas"]
-    return [_problem("linha-obrigatoria", t, line, "linha_prefixo", "", cells, modalidade=r["modalidade"])
-            for line, r, cells in _records(t)
-            if not r["linha_prefixo"] and r["modalidade"] and r["modalidade"] != "fretamento"]
+    return [
+        _problem("linha-obrigatoria", t, line, "linha_prefixo", "", cells, modalidade=r["modalidade"])
+        for line, r, cells in _records(t)
+        if not r["linha_prefixo"] and r["modalidade"] and r["modalidade"] != "fretamento"
+    ]
 
 
 @check("data-hora-formato")
@@ -87,8 +92,11 @@ def datetime_shape(tables: Tables, schema: Schema) -> list[Problem]:
     for name, table in schema.tables.items():
         t = tables[name]
         for col in table.fields_of_type("datetime"):
-            out += [_problem("data-hora-formato", t, line, col, r[col], cells)
-                    for line, r, cells in _records(t) if r[col] and not _DATETIME.match(r[col])]
+            out += [
+                _problem("data-hora-formato", t, line, col, r[col], cells)
+                for line, r, cells in _records(t)
+                if r[col] and not _DATETIME.match(r[col])
+            ]
     return out
 
 
@@ -98,9 +106,11 @@ def two_decimals(tables: Tables, schema: Schema) -> list[Problem]:
     out = []
     for name in ("tarifas", "tarifas_promocionais"):
         t = tables[name]
-        out += [_problem("duas-casas-decimais", t, line, "valor", r["valor"], cells)
-                for line, r, cells in _records(t)
-                if re.fullmatch(r"-?\d+\.\d{3,}", r["valor"]) and not _DECIMAL2.match(r["valor"])]
+        out += [
+            _problem("duas-casas-decimais", t, line, "valor", r["valor"], cells)
+            for line, r, cells in _records(t)
+            if re.fullmatch(r"-?\d+\.\d{3,}", r["valor"]) and not _DECIMAL2.match(r["valor"])
+        ]
     return out
 
 
@@ -122,10 +132,20 @@ def caducidade_carrier(tables: Tables, schema: Schema) -> list[Problem]:
     """A caducidade's carrier must be the holder of the outorga it declares lapsed (art. 29)."""
     holders = {r["id"]: r["transportadora_cnpj"] for _, r, _ in _records(tables["outorgas"])}
     t = tables["caducidades"]
-    return [_problem("caducidade-outra-transportadora", t, line, "transportadora_cnpj", r["transportadora_cnpj"],
-                     cells, outorga=r["outorga_id"], titular=holders[r["outorga_id"]])
-            for line, r, cells in _records(t)
-            if r["outorga_id"] in holders and r["transportadora_cnpj"] != holders[r["outorga_id"]]]
+    return [
+        _problem(
+            "caducidade-outra-transportadora",
+            t,
+            line,
+            "transportadora_cnpj",
+            r["transportadora_cnpj"],
+            cells,
+            outorga=r["outorga_id"],
+            titular=holders[r["outorga_id"]],
+        )
+        for line, r, cells in _records(t)
+        if r["outorga_id"] in holders and r["transportadora_cnpj"] != holders[r["outorga_id"]]
+    ]
 
 
 @check("slug")
@@ -155,9 +175,11 @@ def safe_urls(tables: Tables, schema: Schema) -> list[Problem]:
     out = []
     for name in ("outorgas", "caducidades"):
         t = tables[name]
-        out += [_problem("url-insegura", t, line, "documento_url", r["documento_url"], cells)
-                for line, r, cells in _records(t)
-                if r["documento_url"] and not re.match(r"^https?://[^\s]+$", r["documento_url"], re.I)]
+        out += [
+            _problem("url-insegura", t, line, "documento_url", r["documento_url"], cells)
+            for line, r, cells in _records(t)
+            if r["documento_url"] and not re.match(r"^https?://[^\s]+$", r["documento_url"], re.I)
+        ]
     return out
 
 

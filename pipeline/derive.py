@@ -34,8 +34,13 @@ def _col(df: pd.DataFrame, values) -> pd.Series:
 
 
 def derive_outorgas(df: pd.DataFrame, as_of: date) -> None:
-    df["vencimento"] = _col(df, (out.vencimento(*r) for r in zip(
-        df["instrumento"], df["modalidade"], df["inicio"], df["fim"], df["prorrogada"])))
+    df["vencimento"] = _col(
+        df,
+        (
+            out.vencimento(*r)
+            for r in zip(df["instrumento"], df["modalidade"], df["inicio"], df["fim"], df["prorrogada"])
+        ),
+    )
     df["situacao"] = _col(df, (out.situacao(v, e, as_of) for v, e in zip(df["vencimento"], df["extinta_em"])))
 
 
@@ -45,8 +50,16 @@ def derive_caducidades(df: pd.DataFrame, as_of: date) -> None:
 
 
 def fare_history(tarifas: pd.DataFrame) -> FareHistory:
-    return FareHistory(zip(tarifas["linha_prefixo"], tarifas["origem"], tarifas["destino"],
-                           tarifas["categoria"], tarifas["vigencia_inicio"], tarifas["valor"]))
+    return FareHistory(
+        zip(
+            tarifas["linha_prefixo"],
+            tarifas["origem"],
+            tarifas["destino"],
+            tarifas["categoria"],
+            tarifas["vigencia_inicio"],
+            tarifas["valor"],
+        )
+    )
 
 
 def derive_tarifas(df: pd.DataFrame, history: FareHistory, as_of: date) -> None:
@@ -59,7 +72,9 @@ def derive_tarifas(df: pd.DataFrame, history: FareHistory, as_of: date) -> None:
 
 
 def derive_promocoes(df: pd.DataFrame, history: FareHistory, as_of: date) -> None:
-    df["antecedencia_dias"] = _col(df, (promo.antecedencia_dias(c, i) for c, i in zip(df["comunicado_em"], df["inicio"])))
+    df["antecedencia_dias"] = _col(
+        df, (promo.antecedencia_dias(c, i) for c, i in zip(df["comunicado_em"], df["inicio"]))
+    )
     df["antecedencia_ok"] = _col(df, (promo.antecedencia_ok(d) for d in df["antecedencia_dias"]))
     maxima = []
     for key, start in zip(zip(df["linha_prefixo"], df["origem"], df["destino"], df["categoria"]), df["inicio"]):

@@ -34,6 +34,7 @@ def rule(slug: str, artigo: str, titulo: str):
     def register(fn):
         RULES.append(Rule(slug, artigo, titulo, fn))
         return fn
+
     return register
 
 
@@ -48,8 +49,9 @@ def _money(v: float) -> str:
 def _outorgas_by_carrier_line(t) -> dict[tuple, list[tuple]]:
     o = t["outorgas"]
     index = defaultdict(list)
-    for cnpj, linha, inicio, venc, ext in zip(o["transportadora_cnpj"], o["linha_prefixo"], o["inicio"],
-                                               o["vencimento"], o["extinta_em"]):
+    for cnpj, linha, inicio, venc, ext in zip(
+        o["transportadora_cnpj"], o["linha_prefixo"], o["inicio"], o["vencimento"], o["extinta_em"]
+    ):
         if linha:
             index[(cnpj, linha)].append((inicio, venc, ext))
     return index
@@ -60,8 +62,11 @@ def promotion_without_notice(t):
     p = t["tarifas_promocionais"]
     for protocolo, ok, dias in zip(p["protocolo"], p["antecedencia_ok"], p["antecedencia_dias"]):
         if not ok:
-            yield ("tarifas_promocionais", protocolo,
-                   f"A promoção {protocolo} foi comunicada com {dias} dias de antecedência; o decreto exige no mínimo 30.")
+            yield (
+                "tarifas_promocionais",
+                protocolo,
+                f"A promoção {protocolo} foi comunicada com {dias} dias de antecedência; o decreto exige no mínimo 30.",
+            )
 
 
 @rule("promocao-acima-do-maximo", "art. 6º; art. 82 IV", "Promoção igual ou acima da tarifa máxima")
@@ -69,33 +74,46 @@ def promotion_above_maximum(t):
     p = t["tarifas_promocionais"]
     for protocolo, valor, maxima in zip(p["protocolo"], p["valor"], p["tarifa_maxima"]):
         if promo.acima_do_maximo(valor, maxima):
-            yield ("tarifas_promocionais", protocolo,
-                   f"A promoção {protocolo} cobra {_money(valor)}, não menos que a tarifa máxima em vigor no seu início ({_money(maxima)}).")
+            yield (
+                "tarifas_promocionais",
+                protocolo,
+                f"A promoção {protocolo} cobra {_money(valor)}, não menos que a tarifa máxima em vigor no seu início ({_money(maxima)}).",
+            )
 
 
 @rule("promocao-sem-outorga", "art. 1º; art. 78 VI a", "Promoção sem outorga na linha")
 def promotion_without_outorga(t):
     index = _outorgas_by_carrier_line(t)
     p = t["tarifas_promocionais"]
-    for protocolo, cnpj, linha, inicio in zip(p["protocolo"], p["transportadora_cnpj"], p["linha_prefixo"], p["inicio"]):
+    for protocolo, cnpj, linha, inicio in zip(
+        p["protocolo"], p["transportadora_cnpj"], p["linha_prefixo"], p["inicio"]
+    ):
         if not any(out.in_force_on(i, v, e, inicio) for i, v, e in index.get((cnpj, linha), [])):
-            yield ("tarifas_promocionais", protocolo,
-                   f"Em {_br(inicio)}, início da promoção {protocolo}, a transportadora não tinha outorga em vigor na linha {linha}.")
+            yield (
+                "tarifas_promocionais",
+                protocolo,
+                f"Em {_br(inicio)}, início da promoção {protocolo}, a transportadora não tinha outorga em vigor na linha {linha}.",
+            )
 
 
 @rule("outorga-durante-impedimento", "art. 29 § 6º", "Outorga durante impedimento por caducidade")
 def outorga_while_barred(t):
     c = t["caducidades"]
     bars = defaultdict(list)
-    for ato, cnpj, outorga_id, declarada in zip(c["ato"], c["transportadora_cnpj"], c["outorga_id"], c["data_declaracao"]):
+    for ato, cnpj, outorga_id, declarada in zip(
+        c["ato"], c["transportadora_cnpj"], c["outorga_id"], c["data_declaracao"]
+    ):
         bars[cnpj].append((ato, outorga_id, declarada))
     o = t["outorgas"]
     for oid, cnpj, inicio in zip(o["id"], o["transportadora_cnpj"], o["inicio"]):
         for ato, subject, declarada in bars.get(cnpj, []):
             if oid != subject and cad.barred_on(declarada, inicio):
-                yield ("outorgas", oid,
-                       f"A outorga {oid} começa em {_br(inicio)}, quando a transportadora estava impedida até "
-                       f"{_br(cad.impedimento_ate(declarada))} pela caducidade declarada no ato {ato}.")
+                yield (
+                    "outorgas",
+                    oid,
+                    f"A outorga {oid} começa em {_br(inicio)}, quando a transportadora estava impedida até "
+                    f"{_br(cad.impedimento_ate(declarada))} pela caducidade declarada no ato {ato}.",
+                )
 
 
 @rule("caducidade-sem-comunicacoes", "art. 29 § 3º", "Caducidade sem as duas comunicações prévias")
@@ -105,11 +123,19 @@ def caducidade_without_notices(t):
         if cad.notices_ok(c1, c2):
             continue
         if c1 is None or c2 is None:
-            falta = "a primeira" if c1 is None and c2 is not None else "a segunda" if c2 is None and c1 is not None else "as duas"
+            falta = (
+                "a primeira"
+                if c1 is None and c2 is not None
+                else "a segunda"
+                if c2 is None and c1 is not None
+                else "as duas"
+            )
             text = f"Falta {falta} comunicação prévia à transportadora exigida antes do processo de caducidade."
         else:
-            text = (f"A segunda comunicação ({_br(c2)}) veio antes de terminar o prazo de 15 dias da primeira "
-                    f"({_br(c1)}), que ia até {_br(cad.add_days(c1, cad.NOTICE_DAYS))}.")
+            text = (
+                f"A segunda comunicação ({_br(c2)}) veio antes de terminar o prazo de 15 dias da primeira "
+                f"({_br(c1)}), que ia até {_br(cad.add_days(c1, cad.NOTICE_DAYS))}."
+            )
         yield ("caducidades", ato, f"{ato}: {text}")
 
 
@@ -117,24 +143,31 @@ def caducidade_without_notices(t):
 def operation_after_end(t):
     index = _outorgas_by_carrier_line(t)
     i = t["infracoes"]
-    for numero, cnpj, linha, quando in zip(i["numero_auto"], i["transportadora_cnpj"], i["linha_prefixo"], i["data_hora"]):
+    for numero, cnpj, linha, quando in zip(
+        i["numero_auto"], i["transportadora_cnpj"], i["linha_prefixo"], i["data_hora"]
+    ):
         held = index.get((cnpj, linha)) if linha else None
         if not held:
             continue
         day = quando.date()
         if any(out.in_force_on(s, v, e, day) for s, v, e in held):
             continue
-        ended = [min(x for x in (v, e) if x is not None) for s, v, e in held
-                 if (v is not None and v < day) or (e is not None and e <= day)]
+        ended = [
+            min(x for x in (v, e) if x is not None)
+            for s, v, e in held
+            if (v is not None and v < day) or (e is not None and e <= day)
+        ]
         if ended:
-            yield ("infracoes", numero,
-                   f"O auto {numero} registra operação na linha {linha} em {_br(day)}, depois do fim da outorga "
-                   f"da transportadora nessa linha ({_br(max(ended))}).")
+            yield (
+                "infracoes",
+                numero,
+                f"O auto {numero} registra operação na linha {linha} em {_br(day)}, depois do fim da outorga "
+                f"da transportadora nessa linha ({_br(max(ended))}).",
+            )
 
 
 def find(tables: dict[str, pd.DataFrame], schema: Schema) -> pd.DataFrame:
     """Every finding, in rule order then table order, as the ``achados`` table."""
     columns = [f["name"] for f in schema.published_tables["achados"].fields]
-    rows = [(r.slug, r.artigo, tabela, chave, descricao)
-            for r in RULES for tabela, chave, descricao in r.fn(tables)]
+    rows = [(r.slug, r.artigo, tabela, chave, descricao) for r in RULES for tabela, chave, descricao in r.fn(tables)]
     return pd.DataFrame(rows, columns=columns, dtype=object)

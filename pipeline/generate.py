@@ -432,7 +432,7 @@ def _nup(unit: int, seq: int, year: int) -> str:
 # --------------------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(eq=False)
 class Carrier:
     cnpj: str
     razao_social: str
@@ -442,7 +442,7 @@ class Carrier:
     fleet: list[tuple[str, int]] = field(default_factory=list)  # (old plate, Mercosul conversion ordinal)
 
 
-@dataclass
+@dataclass(eq=False)
 class Line:
     origem: Place
     destino: Place
@@ -458,7 +458,7 @@ class Line:
         return [p for p in (self.origem, self.destino) if not p.abroad]
 
 
-@dataclass
+@dataclass(eq=False)
 class Outorga:
     instrumento: str
     modalidade: str
@@ -490,7 +490,7 @@ class Outorga:
         return min(ends) if ends else date.max
 
 
-@dataclass
+@dataclass(eq=False)
 class Caducidade:
     outorga: Outorga
     data_declaracao: date
@@ -505,7 +505,7 @@ class Caducidade:
         return add_months(self.data_declaracao, 24)
 
 
-@dataclass
+@dataclass(eq=False)
 class FareKey:
     linha: Line
     origem: str
@@ -519,7 +519,7 @@ class FareKey:
         return i if i >= 0 else None
 
 
-@dataclass
+@dataclass(eq=False)
 class Promotion:
     carrier: Carrier
     key: FareKey
@@ -545,18 +545,24 @@ def generate(scale: str | Mapping[str, int], seed: int, out: Path) -> dict[str, 
     schema = load_schema()
     gen = _Generator(random.Random(seed), counts)
     tables: dict[str, Iterable[dict]] = {
-        "transportadoras": gen.transportadoras(),
-        "linhas": gen.linhas(),
-        "outorgas": gen.outorgas(),
-        "tarifas": gen.tarifas(),
-        "tarifas_promocionais": gen.tarifas_promocionais(),
-        "caducidades": gen.caducidades(),
-        "infracoes": gen.infracoes(),
+        "transportadoras": gen.rows_transportadoras(),
+        "linhas": gen.rows_linhas(),
+        "outorgas": gen.rows_outorgas(),
+        "tarifas": gen.rows_tarifas(),
+        "tarifas_promocionais": gen.rows_tarifas_promocionais(),
+        "caducidades": gen.rows_caducidades(),
+        "infracoes": gen.rows_infracoes(),
         "enquadramentos": enquadramento_rows(),
     }
+    missing = [name for name in schema.tables if name not in tables]
+    if missing:
+        raise KeyError(f"the generator does not know the tables {missing}")
+    # Written in this module's order (some tables draw numbers as they are written), so that the
+    # output does not depend on the order of resources in the descriptor.
     written = {}
-    for name, table in schema.tables.items():
-        written[name] = _write_csv(out / table.filename, table.field_names, tables[name])
+    for name, rows in tables.items():
+        table = schema[name]
+        written[name] = _write_csv(out / table.filename, table.field_names, rows)
     target = out / "datapackage.json"
     if not (target.exists() and target.samefile(SCHEMA_PATH)):
         shutil.copyfile(SCHEMA_PATH, target)
@@ -776,9 +782,7 @@ class _Generator:
                 break
             prev = chain[-1] if chain else None
             if prev is not None:
-                if prev.motivo_extincao in ("caducidade", "anulacao", "falencia", "rescisao"):
-                    carrier = self._carrier_for(line, exclude=prev.carrier)
-                elif rng.random() < 0.4:
+                if prev.motivo_extincao not in (None, "advento_termo") or rng.random() < 0.4:
                     carrier = self._carrier_for(line, exclude=prev.carrier)
             emergency = (
                 prev is not None and prev.modalidade != "emergencial"
@@ -812,7 +816,7 @@ class _Generator:
             elif venc < as_of:
                 if rng.random() < 0.5:
                     o.extinta_em, o.motivo_extincao = _days(venc, 1), "advento_termo"
-            elif can_break and rng.random() < 0.06:
+            elif _days(cursor, 366) < _days(as_of, -30) and rng.random() < 0.06:
                 o.extinta_em = _rand_date(rng, _days(cursor, 366), _days(as_of, -30))
                 o.motivo_extincao = rng.choice(("desistencia", "rescisao", "falencia"))
         return chain
@@ -839,14 +843,15 @@ class _Generator:
         outorgas: list[Outorga] = []
         for line, ks in zip(random_lines, chains):
             for k in ks:
-                outorgas.extend(self._chain(line, k))
-            line.opened = min(o.inicio for o in outorgas if o.linha is line)
+                chain = self._chain(line, k)
+                outorgas.extend(chain)
+                line.opened = min(chain[0].inicio, line.opened or date.max)
         for _ in range(n_temp):  # art. 40: seasonal international service, permit holders only
             line = rng.choice(intl)
             year = rng.randint(2014, 2025)
             o = Outorga("autorizacao", "temporada_turistica", rng.choice(self.carriers), line,
                         date(year, 12, rng.choice((1, 10, 15))))
-            o.fim = add_months(date(year + 1, 3, 1), 0) - timedelta(days=rng.choice((1, 15)))
+            o.fim = date(year + 1, rng.choice((2, 3)), rng.choice((15, 28)))
             outorgas.append(o)
         n_fret = n - n_planted - len(outorgas)
         for _ in range(n_fret):  # art. 8 II c/d: chartered service, no line
@@ -893,14 +898,39 @@ class _Generator:
             if donors:
                 rng.choice(donors).motivo_extincao = motivo
 
+    # Start dates of each planted carrier's scripted outorgas: none may fall in a bar of its own.
+    _ROLES: dict[str, tuple[date, ...]] = {
+        "A": (date(2011, 3, 14), date(2025, 1, 20), date(2026, 3, 1), date(2026, 3, 2)),
+        "B": (date(2024, 3, 1),),
+        "C": (date(2025, 2, 10),),
+        "D": (date(2009, 6, 15),),
+        "E": (date(1987, 5, 4), date(2023, 10, 9)),
+        "F": (date(2023, 8, 1),),
+        "G": (),
+    }
+
+    def _pick_planted_carriers(self) -> dict[str, Carrier]:
+        bars: dict[int, list[tuple[date, date]]] = {}
+        for o in self.outorgas:
+            if o.motivo_extincao == "caducidade":
+                bars.setdefault(id(o.carrier), []).append((o.extinta_em, add_months(o.extinta_em, 24)))
+        chosen: dict[str, Carrier] = {}
+        pool = self.rng.sample(self.carriers, len(self.carriers))
+        for role, days in self._ROLES.items():
+            for c in pool:
+                if c not in chosen.values() and not any(
+                        s <= d <= e for s, e in bars.get(id(c), ()) for d in days):
+                    chosen[role] = c
+                    break
+            else:
+                raise ValueError("scale too small: no carrier free for the planted scenarios")
+        return chosen
+
     def _plant_outorgas(self) -> None:
         """The scripted outorgas of the planted scenarios (see the module docstring)."""
-        rng, sc = self.rng, self.scenario
-        barred = {id(o.carrier) for o in self.outorgas if o.motivo_extincao == "caducidade"}
-        pool = [c for c in self.carriers if id(c) not in barred]
-        if len(pool) < 7:
-            pool += [c for c in self.carriers if id(c) in barred]
-        a, b, c, d, e, f, g = rng.sample(pool[:max(7, len(pool))], 7)
+        sc = self.scenario
+        self.planted = p = self._pick_planted_carriers()
+        a, b, c, d, e, f = (p[r] for r in "ABCDEF")
         # A loses its permit by caducidade on 2024-02-29: barred until 2026-03-01 (CC art. 132 § 3).
         o_a = Outorga("permissao", "regular", a, sc["caducidade"], date(2011, 3, 14),
                       extinta_em=date(2024, 2, 29), motivo_extincao="caducidade", planted=True)
@@ -919,7 +949,6 @@ class _Generator:
         fret = [Outorga("autorizacao", "fretamento", a, None, start, fim=_days(add_months(start, 12), -1),
                         planted=True)
                 for start in (date(2025, 1, 20), date(2026, 3, 1), date(2026, 3, 2))]
-        self.planted = {"A": a, "B": b, "C": c, "D": d, "E": e, "F": f, "G": g, "o_a": o_a, "o_b": o_b}
         self.outorgas += [o_a, o_b, o_c, o_d, o_f, o_e1, o_e2, *fret]
         sc["caducidade"].opened = o_a.inicio
         sc["desistencia"].opened = o_d.inicio
@@ -937,30 +966,33 @@ class _Generator:
                 c1 = date(2023, 9, 11)
             cads.append(Caducidade(o, o.extinta_em, rng.choices(fundamentos, (3, 4, 3, 2, 3, 2, 1))[0],
                                    c1, _days(c1, rng.randint(20, 60))))
-        # Art. 29 § 3 on its edges: no second notice, 10 and 14 days apart (findings), 15 days (none).
+        # Art. 29 § 3 on its edges: no second notice, 10 and 15 days apart (findings), 16 days (none):
+        # the first notice's 15 days run through c1 + 15 (art. 96), so the second is due from c1 + 16.
         flawed = rng.sample([c for c in cads if not c.outorga.planted], 4)
         flawed[0].comunicacao_2_em = None
-        for cad, gap in zip(flawed[1:], (10, 14, 15)):
+        for cad, gap in zip(flawed[1:], (10, 15, 16)):
             cad.comunicacao_2_em = _days(cad.comunicacao_1_em, gap)
         self.caducidades = cads
 
     def _clear_impediments(self) -> None:
         """No random outorga starts while its carrier is barred (art. 29 § 6)."""
         rng = self.rng
-        planted_ids = {id(c) for c in self.planted.values() if isinstance(c, Carrier)}
-        free = [c for c in self.carriers if id(c) not in planted_ids]
+        free = [c for c in self.carriers if c not in self.planted.values()]
         for _ in range(100):
             bars: dict[int, list[tuple[date, date]]] = {}
             for cad in self.caducidades:
                 bars.setdefault(id(cad.outorga.carrier), []).append((cad.data_declaracao, cad.impedimento_ate))
 
-            def barred(carrier: Carrier, day: date) -> bool:
+            def barred(carrier: Carrier, day: date, bars=bars) -> bool:
                 return any(s <= day <= e for s, e in bars.get(id(carrier), ()))
 
             moved = False
             for o in self.outorgas:
                 if not o.planted and barred(o.carrier, o.inicio):
-                    o.carrier = rng.choice([c for c in free if not barred(c, o.inicio)])
+                    candidates = [c for c in free if not barred(c, o.inicio)]
+                    if not candidates:
+                        raise ValueError("scale too small: every carrier is barred (art. 29 § 6)")
+                    o.carrier = rng.choice(candidates)
                     moved = True
             if not moved:
                 return
@@ -973,9 +1005,10 @@ class _Generator:
         counters: dict[tuple[str, int], int] = {}
 
         def number(kind: str, year: int) -> int:
-            n = counters.get((kind, year), rng.randint(1, 30)) + rng.randint(1, 6)
-            counters[(kind, year)] = n
-            return n
+            if (kind, year) not in counters:
+                counters[(kind, year)] = rng.randint(1, 30)
+            counters[(kind, year)] += rng.randint(1, 6)
+            return counters[(kind, year)]
 
         for i, (_, o) in enumerate(ordered, start=1):
             o.id = f"OUT-{i:06d}"
@@ -1001,7 +1034,7 @@ class _Generator:
 
     # ---- fares ------------------------------------------------------------------------------------
 
-    def _schedule(self, line: Line, future: bool) -> list[tuple[date, str, Decimal, str]]:
+    def _schedule(self, line: Line, permits: list[Outorga], future: bool) -> list[tuple[date, str, Decimal, str]]:
         """The line's fare events: (date, motivo, factor, ato); the first one sets the base fare."""
         rng = self.rng
         events: dict[date, tuple[str, Decimal, str]] = {}
@@ -1010,11 +1043,9 @@ class _Generator:
         for day, pct, ato in REAJUSTES:
             if day > line.opened:
                 events[day] = ("reajuste", 1 + pct / 100, ato)
-        for o in self.outorgas:
-            if o.linha is line and o.instrumento == "permissao" and o.inicio >= min(REGISTER_START, line.opened):
-                if o.inicio >= REGISTER_START or o.inicio == line.opened:
-                    discount = Decimal(rng.randint(0, 12)) / 100 if events else Decimal(0)
-                    events[o.inicio] = ("licitacao", 1 - discount, o.ato)
+        for o in permits:  # a new bid sets a new maximum (art. 6), often lower
+            if o.inicio >= REGISTER_START:
+                events[o.inicio] = ("licitacao", 1 - Decimal(rng.randint(0, 12)) / 100, o.ato)
         if rng.random() < 0.12:
             day = _rand_date(rng, date(2020, 1, 1), date(2025, 12, 31))
             if day > line.opened and day not in events:
@@ -1048,9 +1079,13 @@ class _Generator:
     def _make_fares(self, n: int) -> list[FareKey]:
         rng = self.rng
         order = list(self.scenario.values()) + [ln for ln in self.lines if ln not in self.scenario.values()]
+        permits: dict[int, list[Outorga]] = {id(ln): [] for ln in order}
+        for o in self.outorgas:
+            if o.linha is not None and o.instrumento == "permissao":
+                permits[id(o.linha)].append(o)
         future = {id(ln) for ln in order if rng.random() < 0.05}
-        future.add(id(order[-1]))
-        schedules = {id(ln): self._schedule(ln, id(ln) in future) for ln in order}
+        future.add(id(order[0]))  # at least one fare not yet in force
+        schedules = {id(ln): self._schedule(ln, permits[id(ln)], id(ln) in future) for ln in order}
         noise = {id(ln): Decimal(rng.randint(90, 112)) / 100 for ln in order}
         keys: list[FareKey] = []
         used: set[tuple] = set()
@@ -1116,17 +1151,22 @@ class _Generator:
             by_line.setdefault(id(k.linha), []).append(k)
         windows = [w for w in self._windows(_PROMOTIONS_FROM, _days(as_of, 30)) if id(w[0].linha) in by_line
                    and w[0].modalidade != "fretamento"]
+        if not windows:
+            raise ValueError("scale too small: no line has both fares and an outorga for promotions")
         cum = list(itertools.accumulate((w[2] - w[1]).days + 1 for w in windows))
         promos: list[Promotion] = []
 
-        def draw() -> Promotion:
+        def draw(latest: date | None = None) -> Promotion:
+            latest = latest or _days(as_of, 30)
             while True:
                 o, start, end = rng.choices(windows, cum_weights=cum)[0]
                 key = rng.choice(by_line[id(o.linha)])
                 start = max(start, key.rows[0][0])
                 if start > end:
                     continue
-                inicio = _rand_date(rng, start, end)
+                if start > latest:
+                    continue
+                inicio = _rand_date(rng, start, min(end, latest))
                 maximum = key.rows[key.in_force(inicio)][1]
                 valor = _money(maximum * Decimal(rng.randint(55, 92)) / 100)
                 if valor <= 0 or valor >= maximum:
@@ -1144,7 +1184,7 @@ class _Generator:
         planted = []
         # Art. 6 sole paragraph I: 29 and 12 days' notice (findings), exactly 30 days (none).
         for days in (29, 12, 30):
-            promo = draw()
+            promo = draw(latest=self.as_of)
             promo.comunicado_em = _days(promo.inicio, -days)
             planted.append(promo)
         # Art. 6: promotional fare equal to / above the maximum (findings), one cent below (none).
@@ -1168,7 +1208,11 @@ class _Generator:
         # No outorga at all of G on the line (finding).
         g = p["G"]
         held = {id(o.linha) for o in self.outorgas if o.carrier is g and o.linha is not None}
-        key = rng.choice([k for k in self.keys if id(k.linha) not in held and k.linha not in sc.values()])
+        free_keys = [k for k in self.keys if id(k.linha) not in held and k.linha not in sc.values()
+                     and k.rows[0][0] <= _days(self.as_of, -60)]
+        if not free_keys:
+            raise ValueError("scale too small: carrier G holds an outorga on every line with fares")
+        key = rng.choice(free_keys)
         inicio = _rand_date(rng, max(key.rows[0][0], _PROMOTIONS_FROM), _days(self.as_of, -40))
         maximum = key.rows[key.in_force(inicio)][1]
         planted.append(Promotion(g, key, _money(maximum * Decimal("0.7")), _days(inicio, -45), inicio,
@@ -1213,7 +1257,7 @@ class _Generator:
         status = rng.choices(("pago", "julgado", "em_recurso", "cancelado", "arquivado"), (45, 15, 12, 10, 18))[0]
         return status, notified, decided
 
-    def infracoes(self) -> Iterator[dict]:
+    def rows_infracoes(self) -> Iterator[dict]:
         rng, as_of = self.rng, self.as_of
         n = self.counts["infracoes"]
         planted = self._planted_infractions()
@@ -1226,8 +1270,8 @@ class _Generator:
                                                for i in recent))
         # Sort (day, minute, source) packed in one integer so auto numbers follow the calendar.
         packed = array("q")
-        for i in range(n - len(planted)):
-            if rng.random() < 0.1:
+        for _ in range(n - len(planted)):
+            if recent and rng.random() < 0.1:
                 j = recent[bisect.bisect_right(cum_recent, rng.random() * cum_recent[-1])]
                 start = max(windows[j][1], recent_from)
             else:
@@ -1246,15 +1290,17 @@ class _Generator:
         group_of = {c["codigo"]: c["grupo"] for c in codes}
         cum_codes = list(itertools.accumulate(_GROUP_WEIGHT[c["grupo"]] for c in codes))
         numero = rng.randint(1_200_000, 1_900_000)
-        for i, item in enumerate(packed):
+        forced = 0
+        for item in packed:
             day = date.fromordinal(item >> 32)
             minute = (item >> 21) & 0x7FF
             j = item & 0x1FFFFF
             if j < len(windows):
                 o = windows[j][0]
                 carrier, line = o.carrier, o.linha
-                if i < len(groups):  # every group of art. 78 appears
-                    code = rng.choice(by_group[groups[i]])
+                if forced < len(groups):  # every group of art. 78 appears
+                    code = rng.choice(by_group[groups[forced]])
+                    forced += 1
                 else:
                     code = codes[bisect.bisect_right(cum_codes, rng.random() * cum_codes[-1])]["codigo"]
                 if line is not None and rng.random() < (0.7 if group_of[code] == "III" else 0.08):
@@ -1311,14 +1357,14 @@ class _Generator:
 
     # ---- table rows -------------------------------------------------------------------------------
 
-    def transportadoras(self) -> list[dict]:
+    def rows_transportadoras(self) -> list[dict]:
         return [
             {"cnpj": c.cnpj, "razao_social": c.razao_social, "nome_fantasia": c.nome_fantasia,
              "uf": c.uf, "municipio": c.municipio}
             for c in sorted(self.carriers, key=lambda c: c.cnpj)
         ]
 
-    def linhas(self) -> list[dict]:
+    def rows_linhas(self) -> list[dict]:
         return [
             {"prefixo": ln.prefixo,
              "descricao": f"{ln.origem.name}({ln.origem.uf}) - {ln.destino.name}({ln.destino.uf})",
@@ -1328,7 +1374,7 @@ class _Generator:
             for ln in sorted(self.lines, key=lambda ln: ln.prefixo)
         ]
 
-    def outorgas(self) -> list[dict]:
+    def rows_outorgas(self) -> list[dict]:
         return [
             {"id": o.id, "instrumento": o.instrumento, "modalidade": o.modalidade,
              "transportadora_cnpj": o.carrier.cnpj, "linha_prefixo": o.linha.prefixo if o.linha else None,
@@ -1337,21 +1383,23 @@ class _Generator:
             for o in self.outorgas
         ]
 
-    def tarifas(self) -> Iterator[dict]:
+    def rows_tarifas(self) -> Iterator[dict]:
         for k in sorted(self.keys, key=lambda k: (k.linha.prefixo, k.origem, k.destino, k.categoria)):
             for day, valor, motivo, ato in k.rows:
                 yield {"linha_prefixo": k.linha.prefixo, "origem": k.origem, "destino": k.destino,
                        "categoria": k.categoria, "valor": valor, "vigencia_inicio": day, "motivo": motivo,
                        "ato": ato or None}
 
-    def tarifas_promocionais(self) -> list[dict]:
+    def rows_tarifas_promocionais(self) -> list[dict]:
         rng = self.rng
         ordered = sorted(enumerate(self.promotions), key=lambda t: (t[1].comunicado_em, t[0]))
         seq: dict[int, int] = {}
         rows = []
         for _, pr in ordered:
             year = pr.comunicado_em.year
-            seq[year] = seq.get(year, rng.randint(1_000, 9_000)) + rng.randint(1, 40)
+            if year not in seq:
+                seq[year] = rng.randint(1_000, 9_000)
+            seq[year] += rng.randint(1, 40)
             rows.append({
                 "protocolo": _nup(50500, seq[year], year), "transportadora_cnpj": pr.carrier.cnpj,
                 "linha_prefixo": pr.key.linha.prefixo, "origem": pr.key.origem, "destino": pr.key.destino,
@@ -1360,7 +1408,7 @@ class _Generator:
             })
         return rows
 
-    def caducidades(self) -> list[dict]:
+    def rows_caducidades(self) -> list[dict]:
         return [
             {"ato": c.ato, "outorga_id": c.outorga.id, "transportadora_cnpj": c.outorga.carrier.cnpj,
              "data_declaracao": c.data_declaracao, "fundamento": c.fundamento, "processo": c.processo,

@@ -93,8 +93,18 @@ def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, l
                 if not any(c.strip() for c in cells):
                     continue
                 if len(cells) != width:
-                    problems.append(Problem.of("largura-da-linha", table.name, shown, line, None,
-                                               str(len(cells)), esperado=width, registro=cells))
+                    problems.append(
+                        Problem.of(
+                            "largura-da-linha",
+                            table.name,
+                            shown,
+                            line,
+                            None,
+                            str(len(cells)),
+                            esperado=width,
+                            registro=cells,
+                        )
+                    )
                     continue
                 out.rows.append([cells[p] if p is not None else "" for p in positions])
                 out.row_numbers.append(line)
@@ -116,8 +126,9 @@ def read_source(folders: list[Path] | Path, schema: Schema) -> SourcePackage:
             rel = _resource_paths(folder).get(name, table.filename)
             path = _safe_child(folder, rel)
             if path is None:
-                problems.append(Problem.of("caminho-inseguro", name, str(folder / "datapackage.json"),
-                                           None, "path", rel))
+                problems.append(
+                    Problem.of("caminho-inseguro", name, str(folder / "datapackage.json"), None, "path", rel)
+                )
                 tables[name] = SourceTable(name, table.field_names, source=rel)
                 break
             if path.is_file():
@@ -127,9 +138,13 @@ def read_source(folders: list[Path] | Path, schema: Schema) -> SourcePackage:
         else:
             if name == "enquadramentos":
                 rows = enquadramentos.rows()
-                tables[name] = SourceTable(name, table.field_names,
-                                           [[r[c] for c in table.field_names] for r in rows],
-                                           list(range(2, len(rows) + 2)), "decreto (art. 78)")
+                tables[name] = SourceTable(
+                    name,
+                    table.field_names,
+                    [[r[c] for c in table.field_names] for r in rows],
+                    list(range(2, len(rows) + 2)),
+                    "decreto (art. 78)",
+                )
                 notes.append("enquadramentos fornecidos pelo projeto a partir do art. 78 do decreto")
             else:
                 tables[name] = SourceTable(name, table.field_names, source=f"{name}.csv (ausente)")
@@ -138,6 +153,7 @@ def read_source(folders: list[Path] | Path, schema: Schema) -> SourcePackage:
 
 
 # --- typing -----------------------------------------------------------------------------------
+
 
 def _to_date(v: str) -> date | None:
     return date.fromisoformat(v) if v else None
@@ -155,8 +171,13 @@ def _to_bool(v: str) -> bool | None:
     return {"true": True, "false": False}.get(v)
 
 
-_CONVERTERS = {"date": _to_date, "datetime": _to_datetime, "number": _to_number,
-               "integer": lambda v: int(v) if v != "" else None, "boolean": _to_bool}
+_CONVERTERS = {
+    "date": _to_date,
+    "datetime": _to_datetime,
+    "number": _to_number,
+    "integer": lambda v: int(v) if v != "" else None,
+    "boolean": _to_bool,
+}
 
 
 def typed_frame(table: Table, source: SourceTable) -> pd.DataFrame:

@@ -17,31 +17,31 @@ RULES: dict[str, str] = {
     "coluna-ausente": "a coluna obrigatória do esquema está ausente do cabeçalho",
     "coluna-desconhecida": "coluna desconhecida, ignorada (não faz parte do esquema)",
     "largura-da-linha": "a linha tem {valor} células, mas o cabeçalho tem {esperado}",
-    "caminho-inseguro": "o caminho \"{valor}\" sai da pasta do pacote e foi recusado",
+    "caminho-inseguro": 'o caminho "{valor}" sai da pasta do pacote e foi recusado',
     # schema (Frictionless)
     "obrigatorio": "campo obrigatório vazio",
-    "tipo": "o valor \"{valor}\" não é {tipo}",
-    "padrao": "o valor \"{valor}\" não segue o formato exigido ({padrao})",
-    "lista": "o valor \"{valor}\" não é um dos permitidos: {permitidos}",
-    "minimo": "o valor \"{valor}\" é menor que o mínimo permitido ({limite})",
-    "maior-que": "o valor \"{valor}\" deve ser maior que {limite}",
-    "comprimento": "o valor \"{valor}\" tem comprimento fora do permitido ({detalhe})",
-    "unico": "o valor \"{valor}\" se repete; deve ser único na tabela",
-    "chave-primaria": "a chave \"{valor}\" se repete; deve ser única na tabela",
-    "chave-estrangeira": "o valor \"{valor}\" não existe em {referencia}",
+    "tipo": 'o valor "{valor}" não é {tipo}',
+    "padrao": 'o valor "{valor}" não segue o formato exigido ({padrao})',
+    "lista": 'o valor "{valor}" não é um dos permitidos: {permitidos}',
+    "minimo": 'o valor "{valor}" é menor que o mínimo permitido ({limite})',
+    "maior-que": 'o valor "{valor}" deve ser maior que {limite}',
+    "comprimento": 'o valor "{valor}" tem comprimento fora do permitido ({detalhe})',
+    "unico": 'o valor "{valor}" se repete; deve ser único na tabela',
+    "chave-primaria": 'a chave "{valor}" se repete; deve ser única na tabela',
+    "chave-estrangeira": 'o valor "{valor}" não existe em {referencia}',
     "estrutura": "{detalhe}",
     # the portal's own checks (pipeline/checks.py)
-    "cnpj-digitos": "o CNPJ \"{valor}\" tem dígitos verificadores inválidos",
+    "cnpj-digitos": 'o CNPJ "{valor}" tem dígitos verificadores inválidos',
     "motivo-extincao-obrigatorio": "extinta_em está preenchido, mas falta o motivo da extinção (art. 28)",
-    "motivo-sem-extincao": "há motivo de extinção \"{valor}\" sem a data extinta_em",
-    "linha-obrigatoria": "a outorga da modalidade \"{modalidade}\" precisa de linha (só fretamento dispensa)",
-    "data-hora-formato": "o valor \"{valor}\" não está no formato AAAA-MM-DDTHH:MM (segundos opcionais)",
-    "duas-casas-decimais": "o valor \"{valor}\" deve ter no máximo duas casas decimais (R$)",
-    "fim-antes-do-inicio": "o fim \"{valor}\" é anterior ao início \"{inicio}\"",
-    "caducidade-outra-transportadora": "a transportadora \"{valor}\" não é a titular da outorga \"{outorga}\" ({titular})",
-    "chave-sem-slug": "a chave \"{valor}\" não forma um endereço seguro (sobra nada após a normalização)",
-    "slug-repetido": "a chave \"{valor}\" forma o mesmo endereço \"{endereco}\" que \"{outra}\"",
-    "url-insegura": "o endereço \"{valor}\" deve começar com http:// ou https://",
+    "motivo-sem-extincao": 'há motivo de extinção "{valor}" sem a data extinta_em',
+    "linha-obrigatoria": 'a outorga da modalidade "{modalidade}" precisa de linha (só fretamento dispensa)',
+    "data-hora-formato": 'o valor "{valor}" não está no formato AAAA-MM-DDTHH:MM (segundos opcionais)',
+    "duas-casas-decimais": 'o valor "{valor}" deve ter no máximo duas casas decimais (R$)',
+    "fim-antes-do-inicio": 'o fim "{valor}" é anterior ao início "{inicio}"',
+    "caducidade-outra-transportadora": 'a transportadora "{valor}" não é a titular da outorga "{outorga}" ({titular})',
+    "chave-sem-slug": 'a chave "{valor}" não forma um endereço seguro (sobra nada após a normalização)',
+    "slug-repetido": 'a chave "{valor}" forma o mesmo endereço "{endereco}" que "{outra}"',
+    "url-insegura": 'o endereço "{valor}" deve começar com http:// ou https://',
     "dado-pessoal": "o texto parece conter um CPF; dados de pessoas físicas não são publicados (LGPD)",
 }
 
@@ -68,8 +68,19 @@ class Problem:
     registro: tuple = field(default=(), compare=False)
 
     @classmethod
-    def of(cls, regra: str, tabela: str, arquivo: str, linha: int | None, coluna: str | None,
-           valor: str | None, *, grave: bool = True, registro=(), **context) -> Problem:
+    def of(
+        cls,
+        regra: str,
+        tabela: str,
+        arquivo: str,
+        linha: int | None,
+        coluna: str | None,
+        valor: str | None,
+        *,
+        grave: bool = True,
+        registro=(),
+        **context,
+    ) -> Problem:
         detalhe = RULES[regra].format(valor=valor if valor is not None else "", **context)
         return cls(regra, tabela, arquivo, linha, coluna, valor, detalhe, grave, tuple(registro))
 
@@ -79,7 +90,7 @@ class Problem:
         if self.linha is not None:
             where.append(f"linha {self.linha}")
         if self.coluna:
-            where.append(f"coluna \"{self.coluna}\"")
+            where.append(f'coluna "{self.coluna}"')
         return f"{', '.join(where)}: {self.detalhe} [regra {self.regra}]"
 
     def as_row(self) -> dict:

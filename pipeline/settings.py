@@ -19,16 +19,21 @@ class SettingsError(ValueError):
 
 @dataclass(frozen=True)
 class Settings:
-    data: tuple[Path, ...] = field(default=(SAMPLE_DIR,), metadata={
-        "help": "pastas do pacote de origem; a primeira que tiver uma tabela a fornece"})
+    data: tuple[Path, ...] = field(
+        default=(SAMPLE_DIR,),
+        metadata={"help": "pastas do pacote de origem; a primeira que tiver uma tabela a fornece"},
+    )
     out: Path = field(default=PROJECT_ROOT / "output", metadata={"help": "pasta do site gerado"})
-    as_of: date = field(default_factory=date.today, metadata={
-        "help": "data de referência AAAA-MM-DD de todos os cálculos (padrão: hoje)"})
-    lenient: bool = field(default=False, metadata={
-        "help": "publica as linhas válidas e as rejeitadas em tabela própria, em vez de falhar"})
+    as_of: date = field(
+        default_factory=date.today,
+        metadata={"help": "data de referência AAAA-MM-DD de todos os cálculos (padrão: hoje)"},
+    )
+    lenient: bool = field(
+        default=False,
+        metadata={"help": "publica as linhas válidas e as rejeitadas em tabela própria, em vez de falhar"},
+    )
     search_index: bool = field(default=True, metadata={"help": "gera o índice Pagefind da busca no navegador"})
-    pelican_conf: Path = field(default=PROJECT_ROOT / "pelican.conf.py", metadata={
-        "help": "configuração do Pelican"})
+    pelican_conf: Path = field(default=PROJECT_ROOT / "pelican.conf.py", metadata={"help": "configuração do Pelican"})
 
     def __post_init__(self):
         data = tuple(Path(p) for p in ((self.data,) if isinstance(self.data, (str, Path)) else self.data))
@@ -54,7 +59,7 @@ def parse_as_of(text: str) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise SettingsError(f"--as-of \"{text}\" não é uma data no formato AAAA-MM-DD") from None
+        raise SettingsError(f'--as-of "{text}" não é uma data no formato AAAA-MM-DD') from None
 
 
 def help_text(name: str) -> str:

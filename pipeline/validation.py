@@ -125,13 +125,19 @@ def _frictionless_problems(tables: dict[str, SourceTable], schema: Schema) -> li
 def validate(source: SourcePackage, schema: Schema, *, lenient: bool = False) -> Report:
     """Validate a read package. ``report.accepted`` holds the tables to build from: everything when
     valid; in lenient mode the rows without grave problems; otherwise nothing."""
-    report = Report(problems=list(source.problems), notes=list(source.notes),
-                    rows_read={n: len(t.rows) for n, t in source.tables.items()})
+    report = Report(
+        problems=list(source.problems),
+        notes=list(source.notes),
+        rows_read={n: len(t.rows) for n, t in source.tables.items()},
+    )
     tables = dict(source.tables)
     seen: set[tuple] = set()
     while True:
-        found = [p for p in _frictionless_problems(tables, schema) + run_checks(tables, schema)
-                 if (p.regra, p.tabela, p.linha, p.coluna) not in seen]
+        found = [
+            p
+            for p in _frictionless_problems(tables, schema) + run_checks(tables, schema)
+            if (p.regra, p.tabela, p.linha, p.coluna) not in seen
+        ]
         seen.update((p.regra, p.tabela, p.linha, p.coluna) for p in found)
         report.problems += found
         bad: dict[str, set[int]] = {}

@@ -38,8 +38,9 @@ def test_build_failure_keeps_the_previous_site(package, tmp_path):
 def test_lenient_build_publishes_valid_rows_and_the_rejected_ones(package, tmp_path):
     package.edit("linhas.csv", "298.5", "muito longe")
     out = tmp_path / "site"
-    proc = run_cli("build", "--data", str(package.path), "--out", str(out), "--as-of", "2026-06-30",
-                   "--lenient", "--no-search")
+    proc = run_cli(
+        "build", "--data", str(package.path), "--out", str(out), "--as-of", "2026-06-30", "--lenient", "--no-search"
+    )
     assert proc.returncode == 0, proc.stderr
     assert "rejeitados.csv" in proc.stdout
     rejected = (out / "dados" / "rejeitados.csv").read_text(encoding="utf-8")
@@ -52,7 +53,7 @@ def test_lenient_build_publishes_valid_rows_and_the_rejected_ones(package, tmp_p
 def test_bad_as_of_is_a_settings_error():
     proc = run_cli("build", "--data", str(MINIMAL), "--as-of", "30/06/2026")
     assert proc.returncode == 2
-    assert "--as-of \"30/06/2026\" não é uma data no formato AAAA-MM-DD" in proc.stderr
+    assert '--as-of "30/06/2026" não é uma data no formato AAAA-MM-DD' in proc.stderr
 
 
 def test_missing_data_folder_is_a_settings_error(tmp_path):
@@ -66,6 +67,12 @@ def test_ci_output_is_one_line_per_stage_with_timing(tmp_path):
     assert proc.returncode == 0, proc.stderr
     stages = [line for line in proc.stderr.splitlines() if line.startswith("[")]
     assert [s.split("]")[0][1:] for s in stages] == [
-        "leitura", "validação", "derivação", "publicação", "páginas", "índice de busca"]
+        "leitura",
+        "validação",
+        "derivação",
+        "publicação",
+        "páginas",
+        "índice de busca",
+    ]
     assert all(s.endswith(" s") for s in stages)
     assert "Done: Processed" not in proc.stdout

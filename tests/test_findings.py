@@ -32,8 +32,10 @@ def test_promotion_notice_29_days_triggers_30_does_not(package, schema):
 
 @pytest.mark.parametrize("valor, triggers", [("195.40", True), ("195.39", False), ("200.00", True)])
 def test_promotion_at_or_above_the_maximum(package, schema, valor, triggers):
-    package.append("tarifas_promocionais.csv", PROMO.format(p="P-MAX", valor=valor, com="2026-01-01",
-                                                            ini="2026-03-01", fim="2026-03-10"))
+    package.append(
+        "tarifas_promocionais.csv",
+        PROMO.format(p="P-MAX", valor=valor, com="2026-01-01", ini="2026-03-01", fim="2026-03-10"),
+    )
     t = derived(package, schema)
     assert ("P-MAX" in found(t, "promocao-acima-do-maximo")) is triggers
 
@@ -46,28 +48,37 @@ def test_promotion_maximum_is_the_one_in_force_on_its_first_day(package, schema)
     assert promos.loc["PROMO-1", "tarifa_maxima"] == 88.5
     assert promos.loc["PROMO-1", "situacao"] == "encerrada"
     fares = t["tarifas"]
-    assert fares.loc[fares["vigente"] & (fares["categoria"] == "convencional_com_sanitario"), "valor"].tolist() == [92.1]
+    assert fares.loc[fares["vigente"] & (fares["categoria"] == "convencional_com_sanitario"), "valor"].tolist() == [
+        92.1
+    ]
 
 
 def test_promotion_without_a_maximum_in_force_has_an_empty_maximum(package, schema):
-    package.append("tarifas_promocionais.csv", PROMO.format(p="P-OLD", valor="10.00", com="2009-01-01",
-                                                            ini="2009-12-31", fim="2009-12-31"))
+    package.append(
+        "tarifas_promocionais.csv",
+        PROMO.format(p="P-OLD", valor="10.00", com="2009-01-01", ini="2009-12-31", fim="2009-12-31"),
+    )
     t = derived(package, schema)
     promos = t["tarifas_promocionais"].set_index("protocolo")
     assert promos.loc["P-OLD", "tarifa_maxima"] is None  # the first fare starts on 2010-01-01
     assert "P-OLD" not in found(t, "promocao-acima-do-maximo")
 
 
-@pytest.mark.parametrize("inicio, triggers", [
-    ("2026-07-09", False),  # OUT-3 (emergency, 180 days from 2026-01-10) runs on its last day
-    ("2026-07-10", True),
-    ("2026-01-10", False),  # its first day
-    ("2026-01-09", True),
-])
+@pytest.mark.parametrize(
+    "inicio, triggers",
+    [
+        ("2026-07-09", False),  # OUT-3 (emergency, 180 days from 2026-01-10) runs on its last day
+        ("2026-07-10", True),
+        ("2026-01-10", False),  # its first day
+        ("2026-01-09", True),
+    ],
+)
 def test_promotion_without_outorga_in_force_on_its_first_day(package, schema, inicio, triggers):
-    package.append("tarifas_promocionais.csv",
-                   f"P-OUT,77888999000181,MSBO0010001,CORUMBA,SANTA CRUZ DE LA SIERRA,semileito,100.00,"
-                   f"2025-01-01,{inicio},{inicio}")
+    package.append(
+        "tarifas_promocionais.csv",
+        f"P-OUT,77888999000181,MSBO0010001,CORUMBA,SANTA CRUZ DE LA SIERRA,semileito,100.00,"
+        f"2025-01-01,{inicio},{inicio}",
+    )
     t = derived(package, schema)
     assert ("P-OUT" in found(t, "promocao-sem-outorga")) is triggers
 
@@ -75,8 +86,11 @@ def test_promotion_without_outorga_in_force_on_its_first_day(package, schema, in
 @pytest.mark.parametrize("inicio, triggers", [("2022-04-15", True), ("2022-04-16", False), ("2020-04-15", True)])
 def test_outorga_beginning_while_the_carrier_is_barred(package, schema, inicio, triggers):
     # Caducidade declared 2020-04-15: barred until 2022-04-15 inclusive (art. 29 § 6).
-    package.edit("outorgas.csv", "OUT-6,autorizacao,temporada_turistica,77888999000181,12-0140-00,2021-06-01,2021-12-31",
-                 f"OUT-6,autorizacao,temporada_turistica,77888999000181,12-0140-00,{inicio},2030-12-31")
+    package.edit(
+        "outorgas.csv",
+        "OUT-6,autorizacao,temporada_turistica,77888999000181,12-0140-00,2021-06-01,2021-12-31",
+        f"OUT-6,autorizacao,temporada_turistica,77888999000181,12-0140-00,{inicio},2030-12-31",
+    )
     t = derived(package, schema)
     assert ("OUT-6" in found(t, "outorga-durante-impedimento")) is triggers
 
@@ -88,11 +102,14 @@ def test_caducidade_notices_fifteen_days_apart(package, schema, second, triggers
     assert bool(found(t, "caducidade-sem-comunicacoes")) is triggers
 
 
-@pytest.mark.parametrize("when, triggers", [
-    ("2020-03-01T23:59", False),  # OUT-4's last day (2005-03-01 + 15 years)
-    ("2020-03-02T00:01", True),
-    ("2021-06-01T10:00", False),  # OUT-6 (temporada turística) in force from that day
-])
+@pytest.mark.parametrize(
+    "when, triggers",
+    [
+        ("2020-03-01T23:59", False),  # OUT-4's last day (2005-03-01 + 15 years)
+        ("2020-03-02T00:01", True),
+        ("2021-06-01T10:00", False),  # OUT-6 (temporada turística) in force from that day
+    ],
+)
 def test_infraction_on_a_line_after_the_carriers_outorga_ended(package, schema, when, triggers):
     package.edit("infracoes.csv", "2021-02-01T08:00:00", when)
     t = derived(package, schema)

@@ -14,23 +14,29 @@ from pipeline.legal.dates import add_business_days, add_days, add_months, add_ye
 D = date
 
 
-@pytest.mark.parametrize("start, n, last", [
-    (D(2026, 1, 10), 180, D(2026, 7, 9)),  # data contract's example (art. 96)
-    (D(2024, 2, 28), 1, D(2024, 2, 29)),  # across a leap day
-    (D(2025, 12, 31), 15, D(2026, 1, 15)),
-])
+@pytest.mark.parametrize(
+    "start, n, last",
+    [
+        (D(2026, 1, 10), 180, D(2026, 7, 9)),  # data contract's example (art. 96)
+        (D(2024, 2, 28), 1, D(2024, 2, 29)),  # across a leap day
+        (D(2025, 12, 31), 15, D(2026, 1, 15)),
+    ],
+)
 def test_periods_in_days_exclude_the_first_day(start, n, last):
     assert add_days(start, n) == last
 
 
-@pytest.mark.parametrize("start, months, last", [
-    (D(2012, 2, 29), 15 * 12, D(2027, 3, 1)),  # no 29 February in 2027: the following day
-    (D(2024, 3, 31), 24, D(2026, 3, 31)),
-    (D(2026, 1, 31), 1, D(2026, 3, 1)),  # no 31 February
-    (D(2026, 3, 31), 1, D(2026, 5, 1)),  # no 31 April
-    (D(2025, 12, 15), 1, D(2026, 1, 15)),  # across the year
-    (D(2024, 2, 29), 48, D(2028, 2, 29)),  # leap year to leap year
-])
+@pytest.mark.parametrize(
+    "start, months, last",
+    [
+        (D(2012, 2, 29), 15 * 12, D(2027, 3, 1)),  # no 29 February in 2027: the following day
+        (D(2024, 3, 31), 24, D(2026, 3, 31)),
+        (D(2026, 1, 31), 1, D(2026, 3, 1)),  # no 31 February
+        (D(2026, 3, 31), 1, D(2026, 5, 1)),  # no 31 April
+        (D(2025, 12, 15), 1, D(2026, 1, 15)),  # across the year
+        (D(2024, 2, 29), 48, D(2028, 2, 29)),  # leap year to leap year
+    ],
+)
 def test_periods_in_months_follow_civil_code_132(start, months, last):
     assert add_months(start, months) == last
 
@@ -39,13 +45,16 @@ def test_years_are_twelve_months():
     assert add_years(D(2012, 2, 29), 15) == D(2027, 3, 1)
 
 
-@pytest.mark.parametrize("start, n, last, why", [
-    (D(2026, 3, 6), 15, D(2026, 3, 27), "Friday: the weekend does not count"),
-    (D(2024, 11, 14), 5, D(2024, 11, 25), "15/11 Republic and 20/11 Black Awareness (national from 2024)"),
-    (D(2026, 4, 17), 5, D(2026, 4, 27), "21/04 Tiradentes falls on Tuesday"),
-    (D(2025, 12, 19), 5, D(2025, 12, 29), "25/12 Christmas"),
-    (D(2026, 6, 26), 1, D(2026, 6, 29), "notice on a Friday: Monday is the first business day"),
-])
+@pytest.mark.parametrize(
+    "start, n, last, why",
+    [
+        (D(2026, 3, 6), 15, D(2026, 3, 27), "Friday: the weekend does not count"),
+        (D(2024, 11, 14), 5, D(2024, 11, 25), "15/11 Republic and 20/11 Black Awareness (national from 2024)"),
+        (D(2026, 4, 17), 5, D(2026, 4, 27), "21/04 Tiradentes falls on Tuesday"),
+        (D(2025, 12, 19), 5, D(2025, 12, 29), "25/12 Christmas"),
+        (D(2026, 6, 26), 1, D(2026, 6, 29), "notice on a Friday: Monday is the first business day"),
+    ],
+)
 def test_business_days_skip_weekends_and_national_holidays(start, n, last, why):
     assert add_business_days(start, n) == last, why
 

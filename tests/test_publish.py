@@ -53,7 +53,7 @@ def test_achados_table_lists_each_finding(site):
 def test_formula_cells_are_neutralised_in_csv_but_not_in_json(site):
     with open(site / "dados" / "transportadoras.csv", encoding="utf-8") as fh:
         row = next(r for r in csv.DictReader(fh) if r["cnpj"] == "44555666000181")
-    assert row["nome_fantasia"] == "'=HYPERLINK(\"http://evil.example\",\"clique\")"
+    assert row["nome_fantasia"] == '\'=HYPERLINK("http://evil.example","clique")'
     records = json.loads((site / "dados" / "transportadoras.json").read_text(encoding="utf-8"))
     assert next(r for r in records if r["cnpj"] == "44555666000181")["nome_fantasia"].startswith("=HYPERLINK")
 
@@ -71,7 +71,7 @@ def test_xlsx_keeps_formula_text_as_text(site):
     values = [list(r) for r in ws.iter_rows(values_only=True)]
     assert values[0][:2] == ["cnpj", "razao_social"]
     evil = next(r for r in values if r[0] == "44555666000181")
-    assert evil[2] == "'=HYPERLINK(\"http://evil.example\",\"clique\")"
+    assert evil[2] == '\'=HYPERLINK("http://evil.example","clique")'
 
 
 def test_sqlite_has_every_table_with_derived_columns(site):
@@ -79,7 +79,9 @@ def test_sqlite_has_every_table_with_derived_columns(site):
 
     con = sqlite3.connect(site / "dados" / "portal.sqlite")
     assert con.execute("select vencimento, situacao from outorgas where id = 'OUT-1'").fetchone() == (
-        "2027-03-01", "vigente")
+        "2027-03-01",
+        "vigente",
+    )
     assert con.execute("select count(*) from enquadramentos").fetchone() == (43,)
     assert con.execute("select count(*) from achados").fetchone() == (6,)
 

@@ -8,8 +8,8 @@ from urllib.parse import urlparse
 
 import pytest
 from bs4 import BeautifulSoup
-
 from conftest import AS_OF, MINIMAL
+
 from pipeline.build import build
 from pipeline.settings import Settings
 
@@ -35,10 +35,27 @@ def table_by_caption(page: BeautifulSoup, caption: str):
 
 
 def test_every_page_kind_exists(site):
-    for url in ["/", "/linhas/", "/linhas/12-0140-00/", "/linhas/msbo0010001/", "/transportadoras/",
-                "/transportadoras/11222333000181/", "/outorgas/", "/outorgas/out-1/", "/caducidades/",
-                "/caducidades/portaria-dtr-no-45-2020/", "/achados/", "/direitos/", "/decreto/", "/dados/",
-                "/dados/qualidade/", "/busca/", "/sobre/", "/metodologia/", "/copias/"]:
+    for url in [
+        "/",
+        "/linhas/",
+        "/linhas/12-0140-00/",
+        "/linhas/msbo0010001/",
+        "/transportadoras/",
+        "/transportadoras/11222333000181/",
+        "/outorgas/",
+        "/outorgas/out-1/",
+        "/caducidades/",
+        "/caducidades/portaria-dtr-no-45-2020/",
+        "/achados/",
+        "/direitos/",
+        "/decreto/",
+        "/dados/",
+        "/dados/qualidade/",
+        "/busca/",
+        "/sobre/",
+        "/metodologia/",
+        "/copias/",
+    ]:
         page = soup(site, url)
         assert page.html["lang"] == "pt-BR", url
         assert len(page.find_all("h1")) == 1, url
@@ -60,15 +77,25 @@ def test_line_page_shows_fare_in_force_outorgas_and_findings(site):
     page = soup(site, "/linhas/12-0140-00/")
     assert text(page.h1) == "Linha 12-0140-00: BRASILIA (DF) – CALDAS NOVAS (GO)"
     in_force = rows(table_by_caption(page, "Tarifas máximas em vigor em 30/06/2026"))
-    assert ["BRASILIA → CALDAS NOVAS", "Convencional com sanitário", "R$ 88,50", "01/01/2025",
-            "Reajuste (art. 24 § 1º)"] in in_force
+    assert [
+        "BRASILIA → CALDAS NOVAS",
+        "Convencional com sanitário",
+        "R$ 88,50",
+        "01/01/2025",
+        "Reajuste (art. 24 § 1º)",
+    ] in in_force
     assert not any("R$ 92,10" in r for r in in_force)  # from 2027: not yet in force
     outorgas = {r[0]: r for r in rows(table_by_caption(page, "Permissões e autorizações nesta linha"))}
     assert outorgas["OUT-1"][-2:] == ["01/03/2027", "Vigente"]  # 15 years from 29/02/2012 (CC art. 132 § 3)
     assert outorgas["OUT-4"][-1] == "Extinta"
     rules = {li["data-regra"] for li in page.select("section.achados li.achado")}
-    assert rules == {"promocao-sem-antecedencia", "promocao-acima-do-maximo", "promocao-sem-outorga",
-                     "outorga-durante-impedimento", "operacao-apos-vencimento"}
+    assert rules == {
+        "promocao-sem-antecedencia",
+        "promocao-acima-do-maximo",
+        "promocao-sem-outorga",
+        "outorga-durante-impedimento",
+        "operacao-apos-vencimento",
+    }
     link = page.select_one('li.achado[data-regra="outorga-durante-impedimento"] a')
     assert link["href"] == "/decreto/#art-29"
 
@@ -118,8 +145,18 @@ def test_decree_page_has_every_article_anchor(site):
 def test_data_page_links_every_table_and_documents_derived_fields(site):
     page = soup(site, "/dados/")
     hrefs = {a["href"] for a in page.find_all("a")}
-    for name in ["transportadoras", "linhas", "outorgas", "tarifas", "tarifas_promocionais", "infracoes",
-                 "caducidades", "enquadramentos", "achados", "rejeitados"]:
+    for name in [
+        "transportadoras",
+        "linhas",
+        "outorgas",
+        "tarifas",
+        "tarifas_promocionais",
+        "infracoes",
+        "caducidades",
+        "enquadramentos",
+        "achados",
+        "rejeitados",
+    ]:
         assert f"/dados/{name}.csv" in hrefs and f"/dados/{name}.json" in hrefs
         assert (site / "dados" / f"{name}.csv").is_file()
     section = page.find("h3", id="tabela-outorgas").parent

@@ -139,14 +139,16 @@ def test_missing_column_in_header(package, schema):
 
 def test_file_not_in_utf8(package, schema):
     (package.path / "transportadoras.csv").write_bytes(
-        "cnpj,razao_social,nome_fantasia,uf,municipio\n11222333000181,VIAÇÃO,,DF,\n".encode("latin-1"))
+        "cnpj,razao_social,nome_fantasia,uf,municipio\n11222333000181,VIAÇÃO,,DF,\n".encode("latin-1")
+    )
     _, errors = problems(package.path, schema)
     assert any(e[0] == "codificacao" and e[1] == "transportadoras" for e in errors)
 
 
 def test_datapackage_path_leaving_the_folder_is_refused(package, schema):
-    (package.path / "datapackage.json").write_text(json.dumps(
-        {"resources": [{"name": "linhas", "path": "../../etc/passwd"}]}), encoding="utf-8")
+    (package.path / "datapackage.json").write_text(
+        json.dumps({"resources": [{"name": "linhas", "path": "../../etc/passwd"}]}), encoding="utf-8"
+    )
     _, errors = problems(package.path, schema)
     assert ("caminho-inseguro", "linhas", None, "path", "../../etc/passwd") in errors
 

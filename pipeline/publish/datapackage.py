@@ -9,8 +9,11 @@ from pathlib import Path
 
 from ..schema import Schema
 
-LICENSE = {"name": "CC-BY-4.0", "path": "https://creativecommons.org/licenses/by/4.0/",
-           "title": "Creative Commons Atribuição 4.0 Internacional"}
+LICENSE = {
+    "name": "CC-BY-4.0",
+    "path": "https://creativecommons.org/licenses/by/4.0/",
+    "title": "Creative Commons Atribuição 4.0 Internacional",
+}
 
 
 def published_descriptor(schema: Schema, as_of: date) -> dict:
@@ -26,15 +29,24 @@ def published_descriptor(schema: Schema, as_of: date) -> dict:
         table_schema["fields"] = fields
         table_schema.setdefault("$schema", "https://datapackage.org/profiles/2.0/tableschema.json")
         table_schema.setdefault("missingValues", [""])
-        resources.append({
-            "$schema": "https://datapackage.org/profiles/2.0/dataresource.json",
-            "name": r["name"], "path": f"{r['name']}.csv", "title": r.get("title", r["name"]),
-            "description": r.get("description", ""), "format": "csv", "mediatype": "text/csv",
-            "encoding": "utf-8", "schema": table_schema,
-        })
+        resources.append(
+            {
+                "$schema": "https://datapackage.org/profiles/2.0/dataresource.json",
+                "name": r["name"],
+                "path": f"{r['name']}.csv",
+                "title": r.get("title", r["name"]),
+                "description": r.get("description", ""),
+                "format": "csv",
+                "mediatype": "text/csv",
+                "encoding": "utf-8",
+                "schema": table_schema,
+            }
+        )
     return {
         "$schema": "https://datapackage.org/profiles/2.0/datapackage.json",
-        "name": src["name"], "title": src["title"], "description": src["description"],
+        "name": src["name"],
+        "title": src["title"],
+        "description": src["description"],
         "version": as_of.isoformat(),
         "keywords": ["transporte rodoviário", "ônibus", "Decreto 952/1993", "outorgas", "tarifas"],
         "licenses": [LICENSE],

@@ -36,5 +36,11 @@ def write_xlsx(df: pd.DataFrame, resource: dict, path: Path, as_of) -> None:
     wb.save(path)
     # openpyxl stamps "modified" with the clock on save: use the reference date instead.
     modified = stamp.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
-    normalise_zip(path, {"docProps/core.xml": lambda xml: re.sub(
-        rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)", rb"\g<1>" + modified + rb"\g<2>", xml)})
+    normalise_zip(
+        path,
+        {
+            "docProps/core.xml": lambda xml: re.sub(
+                rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)", rb"\g<1>" + modified + rb"\g<2>", xml
+            )
+        },
+    )

@@ -26,8 +26,10 @@ class PortalGenerator(Generator):
     def data(self) -> SiteData:
         data = self.settings.get("PORTAL_DATA")
         if data is None:
-            raise RuntimeError("PORTAL_DATA is not set: build the site with `python -m pipeline build`, "
-                               "which validates and derives the data before calling Pelican")
+            raise RuntimeError(
+                "PORTAL_DATA is not set: build the site with `python -m pipeline build`, "
+                "which validates and derives the data before calling Pelican"
+            )
         return data
 
     def label(self, table: str, field: str, value) -> str:
@@ -86,6 +88,7 @@ class CaducidadesGenerator(PortalGenerator):
 class FindingsGenerator(PortalGenerator):
     def generate_output(self, writer):
         from ..findings import RULES
+
         self.page(writer, "achados/", "achados", regras=RULES)
 
 
@@ -108,8 +111,16 @@ class DataGenerator(PortalGenerator):
         self.page(writer, "busca/", "busca")
 
 
-GENERATORS = [HomeGenerator, LinesGenerator, CarriersGenerator, OutorgasGenerator, CaducidadesGenerator,
-              FindingsGenerator, LawGenerator, DataGenerator]
+GENERATORS = [
+    HomeGenerator,
+    LinesGenerator,
+    CarriersGenerator,
+    OutorgasGenerator,
+    CaducidadesGenerator,
+    FindingsGenerator,
+    LawGenerator,
+    DataGenerator,
+]
 
 
 def get_generators(pelican_object):

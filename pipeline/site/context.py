@@ -40,8 +40,9 @@ class SiteData:
     decree_publication: date = DECREE_PUBLICATION
 
     @classmethod
-    def build(cls, tables: dict[str, pd.DataFrame], schema: Schema, as_of: date, report: Report,
-              descriptor: dict) -> SiteData:
+    def build(
+        cls, tables: dict[str, pd.DataFrame], schema: Schema, as_of: date, report: Report, descriptor: dict
+    ) -> SiteData:
         data = cls(schema, as_of, report, descriptor, tables)
         data._arrange()
         return data
@@ -51,12 +52,28 @@ class SiteData:
         carriers = {r["cnpj"]: dict(r, slug=slugify(r["cnpj"])) for r in _records(t["transportadoras"])}
         lines = {r["prefixo"]: dict(r, slug=slugify(r["prefixo"])) for r in _records(t["linhas"])}
         for d in list(carriers.values()) + list(lines.values()):
-            d.update(outorgas=[], promocoes=[], tarifas=[], caducidades=[], achados=[], infracoes=[],
-                     infracoes_por_grupo={}, infracoes_total=0, linhas=[], transportadoras=[])
+            d.update(
+                outorgas=[],
+                promocoes=[],
+                tarifas=[],
+                caducidades=[],
+                achados=[],
+                infracoes=[],
+                infracoes_por_grupo={},
+                infracoes_total=0,
+                linhas=[],
+                transportadoras=[],
+            )
         outorgas = {}
         for r in _records(t["outorgas"]):
-            o = dict(r, slug=slugify(r["id"]), caducidades=[], achados=[],
-                     transportadora=carriers.get(r["transportadora_cnpj"]), linha=lines.get(r["linha_prefixo"]))
+            o = dict(
+                r,
+                slug=slugify(r["id"]),
+                caducidades=[],
+                achados=[],
+                transportadora=carriers.get(r["transportadora_cnpj"]),
+                linha=lines.get(r["linha_prefixo"]),
+            )
             outorgas[r["id"]] = o
             carriers[r["transportadora_cnpj"]]["outorgas"].append(o)
             if o["linha"]:
@@ -69,8 +86,13 @@ class SiteData:
             ln["transportadoras"] = [carriers[c] for c in sorted(seen)]
         caducidades = {}
         for r in _records(t["caducidades"]):
-            c = dict(r, slug=slugify(r["ato"]), achados=[], outorga=outorgas.get(r["outorga_id"]),
-                     transportadora=carriers.get(r["transportadora_cnpj"]))
+            c = dict(
+                r,
+                slug=slugify(r["ato"]),
+                achados=[],
+                outorga=outorgas.get(r["outorga_id"]),
+                transportadora=carriers.get(r["transportadora_cnpj"]),
+            )
             caducidades[r["ato"]] = c
             carriers[r["transportadora_cnpj"]]["caducidades"].append(c)
             outorgas[r["outorga_id"]]["caducidades"].append(c)
@@ -78,8 +100,12 @@ class SiteData:
             lines[r["linha_prefixo"]]["tarifas"].append(r)
         promos = {}
         for r in _records(t["tarifas_promocionais"]):
-            p = dict(r, achados=[], transportadora=carriers.get(r["transportadora_cnpj"]),
-                     linha=lines.get(r["linha_prefixo"]))
+            p = dict(
+                r,
+                achados=[],
+                transportadora=carriers.get(r["transportadora_cnpj"]),
+                linha=lines.get(r["linha_prefixo"]),
+            )
             promos[r["protocolo"]] = p
             lines[r["linha_prefixo"]]["promocoes"].append(p)
             carriers[r["transportadora_cnpj"]]["promocoes"].append(p)
@@ -91,10 +117,15 @@ class SiteData:
         self.caducidades = sorted(caducidades.values(), key=lambda c: (c["data_declaracao"], c["ato"]))
         self.findings = findings
         self.counts = {
-            "linhas": len(lines), "transportadoras": len(carriers), "outorgas": len(outorgas),
+            "linhas": len(lines),
+            "transportadoras": len(carriers),
+            "outorgas": len(outorgas),
             "outorgas_vigentes": sum(1 for o in outorgas.values() if o["situacao"] == "vigente"),
-            "caducidades": len(caducidades), "tarifas": len(t["tarifas"]),
-            "promocoes": len(promos), "infracoes": len(t["infracoes"]), "achados": len(findings),
+            "caducidades": len(caducidades),
+            "tarifas": len(t["tarifas"]),
+            "promocoes": len(promos),
+            "infracoes": len(t["infracoes"]),
+            "achados": len(findings),
         }
 
     def _arrange_infractions(self, carriers: dict, lines: dict) -> None:

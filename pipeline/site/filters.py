@@ -45,5 +45,13 @@ def sim_nao(value) -> str:
     return "sim" if value else "não"
 
 
-FILTERS = {"data_br": data_br, "iso": iso, "reais": reais, "numero": numero, "cnpj": format_cnpj,
-           "slug": slugify, "artigo_url": artigo_url, "sim_nao": sim_nao}
+FILTERS = {
+    "data_br": data_br,
+    "iso": iso,
+    "reais": reais,
+    "numero": numero,
+    "cnpj": format_cnpj,
+    "slug": slugify,
+    "artigo_url": artigo_url,
+    "sim_nao": sim_nao,
+}
