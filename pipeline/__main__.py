@@ -14,15 +14,21 @@ from .settings import Settings, SettingsError, help_text, parse_as_of
 from .validation import Report
 
 MAX_SHOWN = 50  # problems printed on the console; all of them are in validacao.json
+_CONTROL = dict.fromkeys([*range(0x00, 0x20), 0x7F], "\ufffd")
+
+
+def clean(text: str) -> str:
+    """Data is hostile: control characters (terminal escape sequences) are never printed raw."""
+    return text.translate(_CONTROL)
 
 
 def _print_report(report: Report, stream=sys.stderr) -> None:
     for problem in report.errors[:MAX_SHOWN]:
-        print(f"ERRO  {problem.mensagem}", file=stream)
+        print(f"ERRO  {clean(problem.mensagem)}", file=stream)
     if len(report.errors) > MAX_SHOWN:
         print(f"... e mais {len(report.errors) - MAX_SHOWN} erro(s)", file=stream)
     for problem in report.warnings[:MAX_SHOWN]:
-        print(f"AVISO {problem.mensagem}", file=stream)
+        print(f"AVISO {clean(problem.mensagem)}", file=stream)
     for note in report.notes:
         print(f"nota: {note}", file=stream)
 
@@ -56,6 +62,7 @@ def cmd_build(args) -> int:
         "out": Path(args.out),
         "lenient": args.lenient,
         "search_index": not args.no_search,
+        "whoosh_dir": Path(args.index),
     }
     if args.as_of:
         overrides["as_of"] = parse_as_of(args.as_of)
@@ -73,6 +80,20 @@ def cmd_build(args) -> int:
         f"site gerado em {result.out}: {result.pages} páginas, data de referência {settings.as_of.isoformat()}"
         + (f"; {rejected} problema(s) em linhas rejeitadas publicados em dados/rejeitados.csv" if rejected else "")
     )
+    return 0
+
+
+def cmd_search(args) -> int:
+    from .search import IndexMissing, search
+
+    try:
+        total, hits = search(Path(args.index), " ".join(args.query), args.limit)
+    except IndexMissing as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    for hit in hits:
+        print(clean(f"{hit.tipo:<15} {hit.chave:<28} {hit.titulo}  {hit.url}"))
+    print(f"{total} resultado(s)" + (f", {len(hits)} mostrados" if total > len(hits) else ""))
     return 0
 
 
@@ -97,7 +118,15 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--as-of", help=help_text("as_of"))
     b.add_argument("--lenient", action="store_true", help=help_text("lenient"))
     b.add_argument("--no-search", action="store_true", help="não gera o índice de busca (mais rápido)")
+    b.add_argument("--index", default=str(Settings.__dataclass_fields__["whoosh_dir"].default), help=help_text("whoosh_dir"))
     b.set_defaults(func=cmd_build)
+
+    s = sub.add_parser("search", help="busca por campos nos registros (Whoosh), depois de um build",
+                       description="Exemplos: caldas | uf:GO tipo:linha | tipo:outorga situacao:vencida | regra:promocao*")
+    s.add_argument("query", nargs="+", help="consulta; campos: tipo, chave, titulo, texto, uf, municipio, cnpj, prefixo, situacao, regra")
+    s.add_argument("--index", default=str(Settings.__dataclass_fields__["whoosh_dir"].default), help=help_text("whoosh_dir"))
+    s.add_argument("--limit", type=int, default=20)
+    s.set_defaults(func=cmd_search)
     return p
 
 

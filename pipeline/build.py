@@ -14,6 +14,7 @@ from pelican import Pelican
 from pelican.log import console as pelican_console
 from pelican.settings import read_settings
 
+from . import search
 from .derive import Derived, derive
 from .package import read_source
 from .progress import Progress
@@ -104,6 +105,7 @@ def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
         if settings.search_index:
             with progress.stage("índice de busca"):
                 index(staging)
+                search.build_index(site, Path(settings.whoosh_dir))
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

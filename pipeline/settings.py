@@ -33,6 +33,8 @@ class Settings:
         metadata={"help": "publica as linhas válidas e as rejeitadas em tabela própria, em vez de falhar"},
     )
     search_index: bool = field(default=True, metadata={"help": "gera o índice Pagefind da busca no navegador"})
+    whoosh_dir: Path = field(default=PROJECT_ROOT / ".cache" / "busca", metadata={
+        "help": "pasta do índice Whoosh da busca por linha de comando (não publicado)"})
     pelican_conf: Path = field(default=PROJECT_ROOT / "pelican.conf.py", metadata={"help": "configuração do Pelican"})
 
     def __post_init__(self):

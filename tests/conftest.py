@@ -57,5 +57,5 @@ def run_cli(*args: str, cwd: Path = PROJECT_ROOT) -> subprocess.CompletedProcess
 def site(tmp_path_factory) -> Path:
     """The golden build of the minimal package, as of 2026-06-30."""
     out = tmp_path_factory.mktemp("golden") / "site"
-    build(Settings(data=(MINIMAL,), out=out, as_of=AS_OF))
+    build(Settings(data=(MINIMAL,), out=out, as_of=AS_OF, whoosh_dir=out.parent / "busca"))
     return out

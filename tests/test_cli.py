@@ -63,7 +63,8 @@ def test_missing_data_folder_is_a_settings_error(tmp_path):
 
 
 def test_ci_output_is_one_line_per_stage_with_timing(tmp_path):
-    proc = run_cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "s"), "--as-of", "2026-06-30")
+    proc = run_cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "s"), "--as-of", "2026-06-30",
+                   "--index", str(tmp_path / "busca"))
     assert proc.returncode == 0, proc.stderr
     stages = [line for line in proc.stderr.splitlines() if line.startswith("[")]
     assert [s.split("]")[0][1:] for s in stages] == [
@@ -76,3 +77,34 @@ def test_ci_output_is_one_line_per_stage_with_timing(tmp_path):
     ]
     assert all(s.endswith(" s") for s in stages)
     assert "Done: Processed" not in proc.stdout
+
+
+def test_search_command_finds_records_by_field(tmp_path):
+    index = str(tmp_path / "busca")
+    built = run_cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "s"), "--as-of", "2026-06-30",
+                    "--index", index)
+    assert built.returncode == 0, built.stderr
+    proc = run_cli("search", "uf:GO", "tipo:linha", "--index", index)
+    assert proc.returncode == 0
+    lines = proc.stdout.splitlines()
+    assert lines[0].split()[:2] == ["linha", "12-0140-00"] and "/linhas/12-0140-00/" in lines[0]
+    assert lines[-1] == "1 resultado(s)"
+    accents = run_cli("search", "brasília", "--index", index)  # accents folded: BRASILIA
+    assert "/linhas/12-0140-00/" in accents.stdout and "/transportadoras/11222333000181/" in accents.stdout
+    vencidas = run_cli("search", "tipo:outorga", "situacao:vencida", "--index", index)
+    assert [line.split()[1] for line in vencidas.stdout.splitlines()[:-1]] == ["OUT-2", "OUT-5", "OUT-6"]
+
+
+def test_search_without_an_index_says_how_to_make_one(tmp_path):
+    proc = run_cli("search", "caldas", "--index", str(tmp_path / "nada"))
+    assert proc.returncode == 1
+    assert "python -m pipeline build" in proc.stderr
+
+
+def test_control_characters_in_data_are_not_printed_raw(package):
+    package.edit("transportadoras.csv", "11222333000181,VIACAO", "\x1b[2J11222333000181,VIACAO")
+    proc = run_cli("validate", str(package.path))
+    assert proc.returncode == 1
+    line = next(line for line in proc.stderr.splitlines() if 'coluna "cnpj"' in line)
+    assert "\x1b" not in proc.stderr
+    assert '"\ufffd[2J11222333000181"' in line

@@ -196,7 +196,7 @@ def test_internal_links_resolve(site):
 
 def test_same_input_and_date_give_byte_identical_output(site, tmp_path):
     again = tmp_path / "again"
-    build(Settings(data=(MINIMAL,), out=again, as_of=AS_OF))
+    build(Settings(data=(MINIMAL,), out=again, as_of=AS_OF, whoosh_dir=tmp_path / "busca"))
     first = {p.relative_to(site): p.read_bytes() for p in site.rglob("*") if p.is_file()}
     second = {p.relative_to(again): p.read_bytes() for p in again.rglob("*") if p.is_file()}
     assert first.keys() == second.keys()
