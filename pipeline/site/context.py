@@ -146,9 +146,12 @@ class SiteData:
         """Attach each finding to every page it concerns (record, line, carrier)."""
         inf = self.tables["infracoes"]
         inf_owner = dict(zip(inf["numero_auto"], zip(inf["transportadora_cnpj"], inf["linha_prefixo"])))
+        from ..findings import RULES
+
+        titles = {rule.slug: rule.titulo for rule in RULES}
         out = []
         for r in _records(self.tables["achados"]):
-            f = dict(r, paginas=[])
+            f = dict(r, titulo=titles.get(r["regra"], r["regra"]))
             targets = []
             if r["tabela"] == "outorgas":
                 o = outorgas[r["chave"]]

@@ -26,7 +26,7 @@ def reais(value) -> str:
     if value is None or value != value:
         return "—"
     text = f"{float(value):,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
-    return f"R$ {text}"
+    return f"R$\u00a0{text}"  # no line break inside an amount
 
 
 def numero(value, decimals: int = 0) -> str:

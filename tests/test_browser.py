@@ -1,0 +1,245 @@
+"""What a person sees: the fixture site served on 127.0.0.1, driven by Debian's /usr/bin/chromium.
+
+The driver is Playwright's Python package (its wheel carries its own Node driver; no browser is ever
+downloaded, the launch names ``executable_path`` explicitly and nothing runs ``playwright install``).
+axe-core comes from the ``axe-playwright-python`` wheel, which ships ``axe.min.js`` (MPL-2.0, licence
+header intact); only that file is used, injected into the page, so no CDN and no node_modules.
+
+Outside CI these tests skip when Chromium or Playwright is missing; with CI set (non-empty) they fail.
+Playwright gives every launch a fresh temporary profile (its own --user-data-dir), removed on close.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import threading
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+try:
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import Page, expect, sync_playwright
+except ImportError:  # pragma: no cover - the lock installs it; only an old venv lacks it
+    sync_playwright = None
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+IN_CI = bool(os.environ.get("CI"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT_MS = 10_000  # every wait is for a condition; this only bounds a failing one
+SKIP_LINK = "Pular para o conteúdo"
+HOSTILE = "<script>alert('x')</script>"
+
+
+def _unavailable(reason: str) -> None:
+    if IN_CI:
+        pytest.fail(f"{reason}; CI is set, so the browser tests must run (.ci/run installs chromium)", pytrace=False)
+    pytest.skip(reason)
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
+        pass
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        _unavailable(f"{CHROMIUM} is absent (apt-get install chromium)")
+    if sync_playwright is None:
+        _unavailable("the playwright package is not installed (pip install -r requirements.lock)")
+    expect.set_options(timeout=TIMEOUT_MS)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def base_url(site) -> str:
+    """``site`` (conftest) is the session's build of tests/fixtures/pacote-minimo as of 2026-06-30."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@dataclass
+class Tab:
+    page: Page
+    console_errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+
+def _open(browser, base_url: str, **context_options) -> Tab:
+    context = browser.new_context(base_url=base_url, **context_options)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    tab = Tab(page)
+
+    def on_console(msg):
+        # Chromium asks for /favicon.ico on its own and the site has none; the page never refers to it.
+        if msg.type == "error" and not msg.location.get("url", "").endswith("/favicon.ico"):
+            tab.console_errors.append(f"{msg.text} ({msg.location.get('url')})")
+
+    def on_dialog(dialog):
+        tab.dialogs.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda exc: tab.console_errors.append(f"uncaught: {exc}"))
+    page.on("dialog", on_dialog)
+    return tab
+
+
+@pytest.fixture
+def tab(browser, base_url):
+    tab = _open(browser, base_url)
+    yield tab
+    tab.page.context.close()
+
+
+def _result_link(page: Page, href: str):
+    """A Pagefind UI result's main link (sub-results link to the same page with a #fragment)."""
+    return page.locator(f'#busca a.pagefind-ui__result-link[href="{href}"]').first
+
+
+# --- search ---------------------------------------------------------------------------------------
+
+
+def test_search_page_reads_the_query_and_finds_the_line(tab):
+    page = tab.page
+    page.goto("/busca/?q=caldas")
+    expect(page.locator("#busca input")).to_have_value("caldas")
+    expect(_result_link(page, "/linhas/12-0140-00/")).to_be_visible()
+
+
+def test_home_search_form_lands_on_results(tab):
+    page = tab.page
+    page.goto("/")
+    page.get_by_label("Buscar linha, cidade, transportadora ou ato").fill("FRONTEIRA")
+    page.get_by_role("button", name="Buscar").click()
+    expect(page).to_have_url(re.compile(r"/busca/\?q=FRONTEIRA$"))
+    expect(_result_link(page, "/transportadoras/77888999000181/")).to_be_visible()
+
+
+# --- hostile text ---------------------------------------------------------------------------------
+
+
+def test_hostile_carrier_name_is_shown_as_text(tab):
+    page = tab.page
+    page.goto("/transportadoras/44555666000181/", wait_until="load")
+    assert tab.dialogs == []  # an executed alert() is recorded (and dismissed) by the tab's dialog handler
+    h1 = page.locator("main h1")
+    expect(h1).to_contain_text(HOSTILE)
+    assert h1.locator("script").count() == 0
+    # The same name reaches the carriers' index and Pagefind's excerpts.
+    page.goto("/transportadoras/", wait_until="load")
+    expect(page.locator("main")).to_contain_text(HOSTILE)
+    page.goto("/busca/?q=expresso")
+    expect(_result_link(page, "/transportadoras/44555666000181/")).to_be_visible()
+    assert page.locator("#busca script").count() == 0
+    assert tab.dialogs == []
+
+
+# --- without JavaScript ---------------------------------------------------------------------------
+
+
+def test_without_javascript_search_offers_the_indexes_and_home_works(browser, base_url):
+    tab = _open(browser, base_url, java_script_enabled=False)
+    page = tab.page
+    try:
+        page.goto("/")
+        expect(page.locator("main h1")).to_be_visible()
+        expect(page.get_by_role("link", name="Dados abertos").first).to_be_visible()
+        page.get_by_label("Buscar linha, cidade, transportadora ou ato").fill("caldas")
+        page.get_by_role("button", name="Buscar").click()  # a plain GET form, no script needed
+        expect(page).to_have_url(re.compile(r"/busca/\?q=caldas$"))
+        notice = page.locator("#busca noscript p")  # Playwright's text matchers skip <noscript>; visibility doesn't
+        expect(notice).to_be_visible()
+        expect(notice).to_contain_text("A busca no navegador precisa de JavaScript")
+        main = page.locator("main")
+        for href in ("/linhas/", "/transportadoras/", "/outorgas/", "/caducidades/", "/decreto/"):
+            expect(main.locator(f'a[href="{href}"]')).to_be_visible()
+        main.locator('a[href="/linhas/"]').click()
+        expect(page).to_have_url(re.compile(r"/linhas/$"))
+        expect(page.locator('main a[href="/linhas/12-0140-00/"]').first).to_be_visible()
+    finally:
+        page.context.close()
+
+
+# --- console --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/", "/linhas/12-0140-00/", "/busca/?q=caldas", "/decreto/"])
+def test_no_console_errors(tab, path):
+    page = tab.page
+    page.goto(path)
+    if path.startswith("/busca/"):
+        expect(_result_link(page, "/linhas/12-0140-00/")).to_be_visible()
+    page.wait_for_load_state("networkidle")  # late fetches (Pagefind fragments) report their errors too
+    assert tab.console_errors == []
+
+
+# --- keyboard -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/", "/linhas/12-0140-00/", "/decreto/"])
+def test_first_tab_reaches_skip_link_and_it_moves_focus_to_main(tab, path):
+    page = tab.page
+    page.goto(path)
+    page.keyboard.press("Tab")
+    focused = page.locator(":focus")
+    expect(focused).to_have_text(SKIP_LINK)
+    expect(focused).to_be_in_viewport()  # off-screen until focused
+    page.keyboard.press("Enter")
+    expect(page.locator("main#conteudo")).to_be_focused()
+
+
+# --- accessibility (axe-core) ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> str:
+    try:
+        return (files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        _unavailable("axe-playwright-python (which ships axe.min.js) is not installed")
+
+
+@pytest.mark.parametrize("width", [1280, 390])  # at 390 px wide tables scroll, and must be reachable by keyboard
+@pytest.mark.parametrize("path", ["/", "/linhas/12-0140-00/", "/dados/", "/decreto/"])
+def test_axe_finds_no_serious_wcag_a_aa_violations(tab, axe_script, path, width):
+    page = tab.page
+    page.set_viewport_size({"width": width, "height": 844})
+    page.goto(path)
+    page.add_script_tag(content=axe_script)
+    try:
+        results = page.evaluate(
+            "() => axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}, resultTypes: ['violations']})"
+        )
+    except PlaywrightError as exc:  # pragma: no cover - axe itself failing is a test error, not a pass
+        pytest.fail(f"axe-core did not run on {path}: {exc}")
+    serious = [v for v in results["violations"] if v["impact"] in ("serious", "critical")]
+    report = [
+        f"{v['id']} ({v['impact']}): {v['help']} -> {[n['target'] for n in v['nodes']]} {v['helpUrl']}" for v in serious
+    ]
+    engine = results["testEngine"]["version"]
+    assert not report, f"axe-core {engine} on {path} at {width} px:\n" + "\n".join(report)
