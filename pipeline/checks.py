@@ -102,14 +102,14 @@ def datetime_shape(tables: Tables, schema: Schema) -> list[Problem]:
 
 @check("duas-casas-decimais")
 def two_decimals(tables: Tables, schema: Schema) -> list[Problem]:
-    """Fares are in reais with at most two decimals (data contract, tarifas)."""
+    """Amounts in reais have at most two decimals: fares (data contract, tarifas) and fines."""
     out = []
-    for name in ("tarifas", "tarifas_promocionais"):
+    for name, col in (("tarifas", "valor"), ("tarifas_promocionais", "valor"), ("infracoes", "valor_multa")):
         t = tables[name]
         out += [
-            _problem("duas-casas-decimais", t, line, "valor", r["valor"], cells)
+            _problem("duas-casas-decimais", t, line, col, r[col], cells)
             for line, r, cells in _records(t)
-            if re.fullmatch(r"-?\d+\.\d{3,}", r["valor"]) and not _DECIMAL2.match(r["valor"])
+            if re.fullmatch(r"-?\d+\.\d{3,}", r[col]) and not _DECIMAL2.match(r[col])
         ]
     return out
 

@@ -10,11 +10,28 @@ and new (``RJSP0030026``) prefixes, fictional carriers with valid CNPJs, chains 
 (pre-decree permits under art. 94, renewals, early extinctions with emergency authorisations under
 art. 41), yearly fare adjustments, promotions, infraction notices and caducidade acts.
 
-Random rows never trigger a finding of the data contract: promotions and infractions fall inside a
-permit of their carrier on their line, no permit starts while its carrier is barred, and caducidade
-notices are 15+ days apart. Each finding is then triggered by a few *planted* rows (and a few planted
-rows sit just on the legal side of a boundary); :data:`PLANTED_FINDINGS` says how many rows each
-rule must report.
+Random rows never trigger a finding of the data contract: promotions and infractions fall inside an
+outorga of their carrier on their line, no outorga starts while its carrier is barred, and caducidade
+notices are 20+ days apart. Each finding is then triggered by a few *planted* rows, and a few planted
+rows sit just on the legal side of a boundary; :data:`PLANTED_FINDINGS` says how many rows each rule
+must report. The planted scenarios, on three scripted lines and seven carriers A to G:
+
+- carrier A's permit is declared caduca on 2024-02-29, so A is barred until 2026-03-01 (24 months,
+  Código Civil art. 132 § 3); A's fretamento authorisations start on 2025-01-20 and 2026-03-01
+  (outorga-durante-impedimento) and on 2026-03-02 (none);
+- B holds the line in emergency (art. 41) from 2024-03-01, i.e. through 2024-08-28 (180 days, art. 96):
+  B's promotion starting 2024-08-28 and its infraction at 2024-08-28T23:40 are fine, its infraction at
+  2024-08-29T06:10 is operacao-apos-vencimento; C wins the line on 2025-02-10;
+- D gives up its permit on 2023-05-10 (F wins the line on 2023-08-01): D's promotion starting that very
+  day is promocao-sem-outorga, D's infraction of 2023-11-27 is operacao-apos-vencimento;
+- E's permit of 1987, renewed, runs to 2023-10-08 under art. 94 (not 1987 + 30 years): E's
+  infractions of 2019-06-10 and 2023-10-08T22:05 are fine;
+- G registers a promotion on a line where it holds no outorga at all (promocao-sem-outorga);
+- promotions with 29 and 12 days' notice (findings) and exactly 30 (none); at the maximum fare and
+  15 % above it (findings), one cent below it (none), and one starting on the day a fare adjustment
+  comes into force priced at the former maximum (none);
+- caducidades without the second notice, or with notices 10 and 15 days apart (findings), and one
+  with notices 16 days apart (none: the first notice's 15 days run through its 15th day).
 """
 
 from __future__ import annotations
@@ -35,14 +52,16 @@ from pathlib import Path
 from . import SCHEMA_PATH
 from .enquadramentos import rows as enquadramento_rows
 from .identifiers import cnpj_check_digits
+from .legal import DECREE_PUBLICATION
+from .legal.caducidades import impedimento_ate
+from .legal.dates import add_months
+from .legal.outorgas import vencimento
 from .schema import load_schema
 
 DEFAULT_SEED = 952
 
 # The sample's "today": data is laid out around it (the portal's sample build uses it as --as-of).
 REFERENCE_DATE = date(2026, 11, 29)
-# Publication of Decreto nº 952/1993 (DOU of 1993-10-08): permits older than it follow art. 94.
-DECREE_PUBLISHED = date(1993, 10, 8)
 
 SCALES: dict[str, dict[str, int]] = {
     "small": {
@@ -362,7 +381,10 @@ _MULTAS = {
     "IV": ("5000.00", "6560.00"), "V": ("6250.00", "8200.00"), "VI": ("7500.00", "9840.00"),
 }
 _GROUP_WEIGHT = {"I": 1.0, "II": 0.8, "III": 0.6, "IV": 1.6, "V": 1.0, "VI": 1.2}
+_PLANTED_OUTORGAS = 10
+_PENALIDADES = ("multa", "retencao", "apreensao", "inidoneidade")  # art. 74
 _INFRACTIONS_FROM = date(2014, 1, 1)
+_EXTINCTIONS_FROM = date(1994, 7, 1)
 _PROMOTIONS_FROM = date(2019, 1, 1)
 
 _CARRIER_KINDS = (
@@ -381,18 +403,8 @@ _CARRIER_NAMES = (
 )
 
 # --------------------------------------------------------------------------------------------------
-# Date arithmetic (the contract's rules, so that random rows stay clear of every finding)
+# Helpers (the legal date rules come from pipeline.legal, so random rows stay clear of every finding)
 # --------------------------------------------------------------------------------------------------
-
-
-def add_months(start: date, months: int) -> date:
-    """Código Civil art. 132 § 3: same day number, or the next day when the month lacks it."""
-    y, m = divmod(start.month - 1 + months, 12)
-    year, month = start.year + y, m + 1
-    try:
-        return date(year, month, start.day)
-    except ValueError:
-        return date(year + month // 12, month % 12 + 1, 1)
 
 
 def _days(d: date, n: int) -> date:
@@ -416,6 +428,15 @@ def _haversine_km(a: Place, b: Place) -> float:
 
 def _road_km(a: Place, b: Place) -> float:
     return _haversine_km(a, b) * 1.25
+
+
+def _resolution_number(day: date) -> int:
+    """A plausible number for a resolution of ``day``: about 45 a year around the adjustments' ones."""
+    for adjusted, _, ato in REAJUSTES:
+        if adjusted.year == day.year:
+            number = int(ato.split("nº ")[1].split("/")[0].replace(".", ""))
+            return number + (day - adjusted).days * 45 // 365 + (1 if day >= adjusted else -1)
+    raise ValueError(f"no adjustment in {day.year}")
 
 
 def _nup(unit: int, seq: int, year: int) -> str:
@@ -475,13 +496,15 @@ class Outorga:
 
     @property
     def vencimento(self) -> date | None:
-        """The contract's derived ``vencimento`` (arts. 10, 94, 41; CC art. 132; art. 96)."""
-        if self.instrumento == "permissao":
-            base = DECREE_PUBLISHED if self.inicio < DECREE_PUBLISHED else self.inicio
-            return add_months(base, 360 if self.prorrogada else 180)
-        if self.modalidade == "emergencial":
-            return _days(self.inicio, 180)
-        return self.fim
+        """The contract's derived ``vencimento`` (arts. 10, 94, 41)."""
+        return vencimento(self.instrumento, self.modalidade, self.inicio, self.fim, self.prorrogada)
+
+    def extinguish(self, day: date, motivo: str) -> None:
+        """Extinct on ``day`` (art. 28); a permit extinct within its first term was never renewed."""
+        self.extinta_em, self.motivo_extincao = day, motivo
+        if self.prorrogada and motivo != "advento_termo":
+            base = max(self.inicio, DECREE_PUBLICATION)
+            self.prorrogada = day > add_months(base, 180)
 
     @property
     def last_day(self) -> date:
@@ -502,7 +525,7 @@ class Caducidade:
 
     @property
     def impedimento_ate(self) -> date:
-        return add_months(self.data_declaracao, 24)
+        return impedimento_ate(self.data_declaracao)
 
 
 @dataclass(eq=False)
@@ -624,7 +647,6 @@ class _Generator:
         self._number_outorgas()
         self.keys = self._make_fares(counts["tarifas"])
         self.promotions = self._make_promotions(counts["tarifas_promocionais"])
-        self.planted_infractions = self._planted_infractions()
 
     # ---- carriers ---------------------------------------------------------------------------------
 
@@ -666,16 +688,20 @@ class _Generator:
 
     def _line(self, a: Place, b: Place, ambito: str) -> Line:
         rng = self.rng
-        roads: list[str] = []
-        for uf in (a.uf, b.uf):
-            if len(uf) == 2:
-                road = rng.choice(RODOVIAS[uf])
-                if road not in roads:
-                    roads.append(road)
-        if ambito == "interestadual" and rng.random() < 0.4:
-            shared = [r for r in RODOVIAS[a.uf] if r in RODOVIAS[b.uf] and r not in roads]
-            if shared:
-                roads.insert(1, rng.choice(shared))
+        shared = [r for r in RODOVIAS.get(a.uf, ()) if r in RODOVIAS.get(b.uf, ())]
+        if shared and rng.random() < 0.75:  # a highway that runs through both UFs
+            roads = [rng.choice(shared)]
+            if ambito == "interestadual" and rng.random() < 0.4:
+                extra = rng.choice(RODOVIAS[rng.choice((a.uf, b.uf))])
+                if extra not in roads:
+                    roads.append(extra)
+        else:
+            roads = []
+            for uf in (a.uf, b.uf):
+                if len(uf) == 2:
+                    road = rng.choice(RODOVIAS[uf])
+                    if road not in roads:
+                        roads.append(road)
         if ambito == "semiurbano":
             roads = roads[:1]
         if ambito == "internacional":
@@ -704,17 +730,18 @@ class _Generator:
                 if a.uf == b.uf or not _connected(a.uf, b.uf) or tuple(sorted((a.name, b.name))) in semi:
                     continue
                 dist = _haversine_km(a, b)
-                if 75 <= dist <= 2_900:
+                if 75 <= dist <= 2_600:  # gravity: big cities, mostly within a day's ride
                     pairs.append((a, b))
-                    weights.append(a.weight * b.weight / (1 + (dist / 700) ** 2))
+                    weights.append(a.weight * b.weight / (1 + (dist / 450) ** 3))
         cum = list(itertools.accumulate(weights))
         for _ in range(n_inter):
             a, b = rng.choices(pairs, cum_weights=cum)[0]
             if rng.random() < 0.5:
                 a, b = b, a
             lines.append(self._line(a, b, "interestadual"))
+        neighbours = [pair for pair in SEMIURBANOS if _haversine_km(places[pair[0]], places[pair[1]]) <= 70]
         for _ in range(n_semi):
-            a, b = (places[x] for x in rng.choice(SEMIURBANOS))
+            a, b = (places[x] for x in rng.choice(neighbours))
             if rng.random() < 0.5:
                 a, b = b, a
             lines.append(self._line(a, b, "semiurbano"))
@@ -795,20 +822,21 @@ class _Generator:
                 cursor = _days(o.vencimento, 1 + (0 if rng.random() < 0.5 else rng.randint(1, 90)))
                 continue
             o = Outorga("permissao", mod, carrier, line, cursor)
-            base = max(cursor, DECREE_PUBLISHED)
+            base = max(cursor, DECREE_PUBLICATION)
             o.prorrogada = add_months(base, 180) <= _days(as_of, 365) and rng.random() < 0.45
             chain.append(o)
             venc = o.vencimento
             room = _days(as_of, -400 * (k - 1 - j)) if not last else as_of
             can_end = _days(venc, 1) <= room
-            can_break = _days(cursor, 365) < min(venc, room)
+            # Early extinctions follow art. 28, so none before the decree had been in force for a while.
+            earliest_break = max(_days(cursor, 366), _EXTINCTIONS_FROM)
+            can_break = earliest_break < min(venc, room)
             if not last:
                 if can_end and (rng.random() < 0.5 or not can_break):
                     o.extinta_em, o.motivo_extincao = _days(venc, 1), "advento_termo"
                 elif can_break:
-                    o.extinta_em = _rand_date(rng, _days(cursor, 366), min(venc, room))
-                    o.motivo_extincao = rng.choices(
-                        ("caducidade", "rescisao", "desistencia", "anulacao", "falencia"), (30, 20, 25, 10, 15))[0]
+                    o.extinguish(_rand_date(rng, earliest_break, min(venc, room)), rng.choices(
+                        ("caducidade", "rescisao", "desistencia", "anulacao", "falencia"), (30, 20, 25, 10, 15))[0])
                 else:
                     break
                 gap = 0 if o.motivo_extincao == "advento_termo" and rng.random() < 0.8 else rng.randint(0, 60)
@@ -816,15 +844,15 @@ class _Generator:
             elif venc < as_of:
                 if rng.random() < 0.5:
                     o.extinta_em, o.motivo_extincao = _days(venc, 1), "advento_termo"
-            elif _days(cursor, 366) < _days(as_of, -30) and rng.random() < 0.06:
-                o.extinta_em = _rand_date(rng, _days(cursor, 366), _days(as_of, -30))
-                o.motivo_extincao = rng.choice(("desistencia", "rescisao", "falencia"))
+            elif earliest_break < _days(as_of, -30) and rng.random() < 0.06:
+                o.extinguish(_rand_date(rng, earliest_break, _days(as_of, -30)),
+                             rng.choice(("desistencia", "rescisao", "falencia")))
         return chain
 
     def _make_outorgas(self, n: int, n_cad: int) -> None:
         rng = self.rng
         random_lines = [ln for ln in self.lines if ln not in self.scenario.values()]
-        n_planted = 10
+        n_planted = _PLANTED_OUTORGAS
         intl = [ln for ln in random_lines if ln.ambito == "internacional"]
         n_temp = max(1, n // 100) if intl else 0
         n_fret = max(1, n // 10)
@@ -887,8 +915,9 @@ class _Generator:
             if missing > len(open_):
                 raise ValueError("scale too small: not enough permits to declare caducidades")
             for o in rng.sample(open_, missing):
-                o.extinta_em = _rand_date(rng, _days(o.inicio, 400), min(o.vencimento, _days(self.as_of, -30)))
-                o.motivo_extincao = "caducidade"
+                first = max(_days(o.inicio, 400), _EXTINCTIONS_FROM)
+                o.extinguish(_rand_date(rng, first, min(o.vencimento, _days(self.as_of, -30))),
+                             "caducidade")
         for motivo in ("rescisao", "anulacao", "falencia"):
             tally = {m: sum(o.motivo_extincao == m for o in early) for m in ("rescisao", "desistencia",
                                                                               "anulacao", "falencia")}
@@ -913,7 +942,7 @@ class _Generator:
         bars: dict[int, list[tuple[date, date]]] = {}
         for o in self.outorgas:
             if o.motivo_extincao == "caducidade":
-                bars.setdefault(id(o.carrier), []).append((o.extinta_em, add_months(o.extinta_em, 24)))
+                bars.setdefault(id(o.carrier), []).append((o.extinta_em, impedimento_ate(o.extinta_em)))
         chosen: dict[str, Carrier] = {}
         pool = self.rng.sample(self.carriers, len(self.carriers))
         for role, days in self._ROLES.items():
@@ -927,7 +956,7 @@ class _Generator:
         return chosen
 
     def _plant_outorgas(self) -> None:
-        """The scripted outorgas of the planted scenarios (see the module docstring)."""
+        """The scripted outorgas of the planted scenarios (module docstring)."""
         sc = self.scenario
         self.planted = p = self._pick_planted_carriers()
         a, b, c, d, e, f = (p[r] for r in "ABCDEF")
@@ -949,7 +978,9 @@ class _Generator:
         fret = [Outorga("autorizacao", "fretamento", a, None, start, fim=_days(add_months(start, 12), -1),
                         planted=True)
                 for start in (date(2025, 1, 20), date(2026, 3, 1), date(2026, 3, 2))]
-        self.outorgas += [o_a, o_b, o_c, o_d, o_f, o_e1, o_e2, *fret]
+        scripted = [o_a, o_b, o_c, o_d, o_f, o_e1, o_e2, *fret]
+        assert len(scripted) == _PLANTED_OUTORGAS
+        self.outorgas += scripted
         sc["caducidade"].opened = o_a.inicio
         sc["desistencia"].opened = o_d.inicio
         sc["art94"].opened = o_e1.inicio
@@ -977,7 +1008,15 @@ class _Generator:
     def _clear_impediments(self) -> None:
         """No random outorga starts while its carrier is barred (art. 29 § 6)."""
         rng = self.rng
-        free = [c for c in self.carriers if c not in self.planted.values()]
+        scripted = {id(c): self._ROLES[role] for role, c in self.planted.items()}
+
+        def may_take(carrier: Carrier, o: Outorga) -> bool:
+            """A caducidade may not bar a planted carrier on a day its scripted outorgas start."""
+            if o.motivo_extincao != "caducidade":
+                return True
+            end = impedimento_ate(o.extinta_em)
+            return not any(o.extinta_em <= d <= end for d in scripted.get(id(carrier), ()))
+
         for _ in range(100):
             bars: dict[int, list[tuple[date, date]]] = {}
             for cad in self.caducidades:
@@ -989,7 +1028,7 @@ class _Generator:
             moved = False
             for o in self.outorgas:
                 if not o.planted and barred(o.carrier, o.inicio):
-                    candidates = [c for c in free if not barred(c, o.inicio)]
+                    candidates = [c for c in self.carriers if not barred(c, o.inicio) and may_take(c, o)]
                     if not candidates:
                         raise ValueError("scale too small: every carrier is barred (art. 29 § 6)")
                     o.carrier = rng.choice(candidates)
@@ -1014,7 +1053,7 @@ class _Generator:
             o.id = f"OUT-{i:06d}"
             if o.instrumento == "permissao":
                 # Pre-decree permits were adapted by contract in 1994 (art. 94 sole paragraph).
-                year = 1994 if o.inicio < DECREE_PUBLISHED else o.inicio.year
+                year = 1994 if o.inicio < DECREE_PUBLICATION else o.inicio.year
                 o.ato = f"Contrato de adesão nº {number('contrato', year)}/{year}"
             else:  # art. 9 sole paragraph
                 o.ato = f"Termo de obrigações nº {number('termo', o.inicio.year)}/{o.inicio.year}"
@@ -1050,7 +1089,8 @@ class _Generator:
             day = _rand_date(rng, date(2020, 1, 1), date(2025, 12, 31))
             if day > line.opened and day not in events:
                 pct = Decimal(rng.randint(-30, 70)) / 10
-                events[day] = ("revisao", 1 + pct / 100, f"Resolução nº {rng.randint(5860, 6080):,}/{day.year}")
+                number = _resolution_number(day)
+                events[day] = ("revisao", 1 + pct / 100, f"Resolução nº {number:,}/{day.year}")
         if future:
             day, pct, ato = FUTURE_REVISION
             events[day] = ("revisao", 1 + pct / 100, ato)
@@ -1095,7 +1135,7 @@ class _Generator:
             nonlocal budget
             used.add((id(line), a.name, b.name, cat))
             sched = schedules[id(line)][:budget]
-            base = (Decimal("0.19") * Decimal(str(round(_road_km(a, b), 1))) + Decimal("3.20"))
+            base = (Decimal("0.125") * Decimal(str(round(_road_km(a, b), 1))) + Decimal("4.00"))
             value = _money(base * CATEGORIAS[cat] * noise[id(line)])
             rows = []
             for i, (day, motivo, factor, ato) in enumerate(sched):
@@ -1162,9 +1202,7 @@ class _Generator:
                 o, start, end = rng.choices(windows, cum_weights=cum)[0]
                 key = rng.choice(by_line[id(o.linha)])
                 start = max(start, key.rows[0][0])
-                if start > end:
-                    continue
-                if start > latest:
+                if start > min(end, latest):
                     continue
                 inicio = _rand_date(rng, start, min(end, latest))
                 maximum = key.rows[key.in_force(inicio)][1]
@@ -1188,10 +1226,9 @@ class _Generator:
             promo.comunicado_em = _days(promo.inicio, -days)
             planted.append(promo)
         # Art. 6: promotional fare equal to / above the maximum (findings), one cent below (none).
-        for delta in ("0", "0.15", "-0.01"):
+        for price in (lambda m: m, lambda m: _money(m * Decimal("1.15")), lambda m: m - Decimal("0.01")):
             promo = draw()
-            maximum = promo.key.rows[promo.key.in_force(promo.inicio)][1]
-            promo.valor = _money(maximum * (1 + Decimal(delta))) if delta != "-0.01" else maximum - Decimal("0.01")
+            promo.valor = price(promo.key.rows[promo.key.in_force(promo.inicio)][1])
             planted.append(promo)
         # Starting on the day a higher fare comes into force, priced at the former maximum (none).
         while True:
@@ -1271,7 +1308,7 @@ class _Generator:
         # Sort (day, minute, source) packed in one integer so auto numbers follow the calendar.
         packed = array("q")
         for _ in range(n - len(planted)):
-            if recent and rng.random() < 0.1:
+            if recent and rng.random() < 0.06:
                 j = recent[bisect.bisect_right(cum_recent, rng.random() * cum_recent[-1])]
                 start = max(windows[j][1], recent_from)
             else:
@@ -1290,7 +1327,7 @@ class _Generator:
         group_of = {c["codigo"]: c["grupo"] for c in codes}
         cum_codes = list(itertools.accumulate(_GROUP_WEIGHT[c["grupo"]] for c in codes))
         numero = rng.randint(1_200_000, 1_900_000)
-        forced = 0
+        drawn = 0  # random rows so far: the first ones cover every group and every penalty
         for item in packed:
             day = date.fromordinal(item >> 32)
             minute = (item >> 21) & 0x7FF
@@ -1298,21 +1335,22 @@ class _Generator:
             if j < len(windows):
                 o = windows[j][0]
                 carrier, line = o.carrier, o.linha
-                if forced < len(groups):  # every group of art. 78 appears
-                    code = rng.choice(by_group[groups[forced]])
-                    forced += 1
+                penalidade = _PENALIDADES[drawn] if drawn < len(_PENALIDADES) else None
+                if drawn < len(groups):
+                    code = rng.choice(by_group[groups[drawn]])
                 else:
                     code = codes[bisect.bisect_right(cum_codes, rng.random() * cum_codes[-1])]["codigo"]
                 if line is not None and rng.random() < (0.7 if group_of[code] == "III" else 0.08):
                     line = None
+                drawn += 1
             else:
                 carrier, line, _, _ = planted[j - len(windows)]
-                code = "78-VI-a"
+                code, penalidade = "78-VI-a", "multa"
             numero += rng.randint(1, 3)
-            yield self._infraction(numero, carrier, line, day, minute, code, group_of[code])
+            yield self._infraction(numero, carrier, line, day, minute, code, group_of[code], penalidade)
 
     def _infraction(self, numero: int, carrier: Carrier, line: Line | None, day: date, minute: int,
-                    code: str, group: str) -> dict:
+                    code: str, group: str, penalidade: str | None) -> dict:
         rng = self.rng
         if line is not None:
             place = rng.choice(line.brazilian_ends)
@@ -1333,7 +1371,7 @@ class _Generator:
             if converted and day.toordinal() >= converted:  # Mercosul plate: 5th character becomes a letter
                 plate = plate[:4] + "ABCDEFGHIJ"[int(plate[4])] + plate[5:]
             placa = plate
-        penalidade = rng.choices(("multa", "retencao", "apreensao", "inidoneidade"), (900, 65, 30, 5))[0]
+        penalidade = penalidade or rng.choices(_PENALIDADES, (900, 65, 30, 5))[0]
         valor = None
         if penalidade == "multa" or (penalidade != "inidoneidade" and rng.random() < 0.7):
             valor = _MULTAS[group][day >= date(2019, 7, 1)]

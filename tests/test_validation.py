@@ -181,3 +181,15 @@ def test_lenient_keeps_valid_rows_and_cascades_foreign_keys(package, schema, len
     assert [r[0] for r in accepted["infracoes"].rows] == ["AI-0001", "AI-0003"]
     rejected = {(p.tabela, p.linha) for p in report.errors}
     assert {("outorgas", 4), ("outorgas", 5), ("outorgas", 7), ("caducidades", 2), ("infracoes", 3)} <= rejected
+
+
+def test_fine_with_three_decimals(package, schema):
+    package.edit("infracoes.csv", "multa,1500.00,", "multa,1500.001,")
+    _, errors = problems(package.path, schema)
+    assert ("duas-casas-decimais", "infracoes", 2, "valor_multa", "1500.001") in errors
+
+
+def test_line_end_must_be_a_uf_or_a_country_code(package, schema):
+    package.edit("linhas.csv", "CALDAS NOVAS,GO,", "CALDAS NOVAS,ZZ,")
+    _, errors = problems(package.path, schema)
+    assert ("padrao", "linhas", 2, "destino_uf", "ZZ") in errors
