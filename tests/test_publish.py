@@ -93,3 +93,14 @@ def test_zip_holds_the_package(site):
         names = zf.namelist()
         assert names[0] == "datapackage.json" and "outorgas.csv" in names
         assert zf.read("outorgas.csv") == (site / "dados" / "outorgas.csv").read_bytes()
+
+
+def test_every_derived_field_cites_its_article(site):
+    import re
+
+    dp = json.loads((site / "dados" / "datapackage.json").read_text(encoding="utf-8"))
+    derived = [(r["name"], f) for r in dp["resources"] for f in r["schema"]["fields"] if f.get("derived")]
+    assert len(derived) == 12  # outorgas 2, tarifas 1, tarifas_promocionais 4, infracoes 3, caducidades 2
+    for table, f in derived:
+        assert f["title"] and f["type"], (table, f["name"])
+        assert re.search(r"arts?\. \d", f["description"]), (table, f["name"])

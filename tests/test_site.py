@@ -207,3 +207,15 @@ def test_same_input_and_date_give_byte_identical_output(site, tmp_path):
 def test_record_pages_are_indexed_for_search(site, url):
     assert soup(site, url).find("main").has_attr("data-pagefind-body")
     assert (site / "pagefind" / "pagefind-ui.js").is_file()
+
+
+def test_bundled_sample_shows_every_finding(tmp_path):
+    from pipeline import SAMPLE_DIR
+    from pipeline.findings import RULES
+
+    result = build(Settings(data=(SAMPLE_DIR,), out=tmp_path / "s", as_of=AS_OF, search_index=False))
+    assert result.report.valid
+    assert set(result.derived.tables["achados"]["regra"]) == {r.slug for r in RULES}
+    assert len(RULES) == 6
+    page = soup(tmp_path / "s", "/achados/")
+    assert len(page.select("dl.regras dt")) == 6
