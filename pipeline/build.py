@@ -47,7 +47,7 @@ def check(settings: Settings, schema: Schema | None = None, progress: Progress |
     schema = schema or load_schema()
     progress = progress or Progress()
     with progress.stage("leitura"):
-        source = read_source(list(settings.data), schema)
+        source = read_source(list(settings.data), schema, progress)
     with progress.stage("validação"):
         return validate(source, schema, lenient=settings.lenient)
 

@@ -113,15 +113,18 @@ def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, l
     return out, problems
 
 
-def read_source(folders: list[Path] | Path, schema: Schema) -> SourcePackage:
-    """Read every table of ``schema`` from the first folder that has it."""
+def read_source(folders: list[Path] | Path, schema: Schema, progress=None) -> SourcePackage:
+    """Read every table of ``schema`` from the first folder that has it; ``progress.advance`` is
+    told after each table."""
     if isinstance(folders, (str, Path)):
         folders = [Path(folders)]
     folders = [Path(f) for f in folders]
     tables: dict[str, SourceTable] = {}
     problems: list[Problem] = []
     notes: list[str] = []
-    for name, table in schema.tables.items():
+    for done, (name, table) in enumerate(schema.tables.items()):
+        if progress is not None:
+            progress.advance(done, len(schema.tables))
         for folder in folders:
             rel = _resource_paths(folder).get(name, table.filename)
             path = _safe_child(folder, rel)
