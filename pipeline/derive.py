@@ -13,6 +13,7 @@ import pandas as pd
 
 from . import findings
 from .legal import caducidades as cad
+from .legal import horarios as hor
 from .legal import infracoes as inf
 from .legal import outorgas as out
 from .legal import promocoes as promo
@@ -42,6 +43,15 @@ def derive_outorgas(df: pd.DataFrame, as_of: date) -> None:
         ),
     )
     df["situacao"] = _col(df, (out.situacao(v, e, as_of) for v, e in zip(df["vencimento"], df["extinta_em"])))
+
+
+def derive_linhas(df: pd.DataFrame, horarios: pd.DataFrame) -> None:
+    freq = hor.weekly_frequency(horarios.to_dict("records"))
+    has_timetable = set(horarios["linha_prefixo"])
+    for sentido in ("ida", "volta"):
+        df[f"frequencia_semanal_{sentido}"] = _col(
+            df, (freq.get((p, sentido), 0) if p in has_timetable else None for p in df["prefixo"])
+        )
 
 
 def derive_caducidades(df: pd.DataFrame, as_of: date) -> None:
@@ -94,6 +104,7 @@ def derive_infracoes(df: pd.DataFrame, enquadramentos: pd.DataFrame) -> None:
 def derive(accepted: dict[str, SourceTable], schema: Schema, as_of: date) -> Derived:
     t = {name: typed_frame(schema[name], accepted[name]) for name in schema.tables}
     history = fare_history(t["tarifas"])
+    derive_linhas(t["linhas"], t["horarios"])
     derive_outorgas(t["outorgas"], as_of)
     derive_caducidades(t["caducidades"], as_of)
     derive_tarifas(t["tarifas"], history, as_of)

@@ -576,6 +576,8 @@ def generate(scale: str | Mapping[str, int], seed: int, out: Path) -> dict[str, 
         "caducidades": gen.rows_caducidades(),
         "infracoes": gen.rows_infracoes(),
         "enquadramentos": enquadramento_rows(),
+        # Its own random stream, so that adding the timetable left every other table as it was.
+        "horarios": gen.rows_horarios(random.Random(seed * 1_000_003 + 20)),
     }
     missing = [name for name in schema.tables if name not in tables]
     if missing:
@@ -1395,10 +1397,42 @@ class _Generator:
 
     # ---- table rows -------------------------------------------------------------------------------
 
+    def rows_horarios(self, rng: random.Random) -> Iterator[dict]:
+        """Departures of every line operated on REFERENCE_DATE, by the carriers in force there: one to
+        four a day each way, in the line's whole-line fare categories, most of them every day."""
+        operators: dict[int, list[Outorga]] = {}
+        for o in self.outorgas:
+            if o.linha is not None and o.inicio <= REFERENCE_DATE <= o.last_day:
+                operators.setdefault(id(o.linha), []).append(o)
+        categories: dict[int, list[str]] = {}
+        for k in self.keys:
+            if (k.origem, k.destino) == (k.linha.origem.name, k.linha.destino.name):
+                categories.setdefault(id(k.linha), []).append(k.categoria)
+        weekdays = ("segunda", "terca", "quarta", "quinta", "sexta", "sabado", "domingo")
+        months = ("janeiro", "fevereiro", "marco", "abril", "maio", "junho", "julho", "agosto", "setembro",
+                  "outubro", "novembro", "dezembro")
+        for line in sorted(self.lines, key=lambda ln: ln.prefixo):
+            cats = sorted(set(categories.get(id(line), []))) or ["convencional_com_sanitario"]
+            for o in sorted(operators.get(id(line), []), key=lambda o: o.id):
+                for sentido in ("ida", "volta"):
+                    times = sorted(rng.sample(range(5 * 60, 23 * 60 + 1, 30), rng.randint(1, 4)))
+                    for minute in times:
+                        every_day = rng.random() < 0.7
+                        days = {d: every_day or rng.random() < 0.5 for d in weekdays}
+                        if not any(days.values()):
+                            days["sexta"] = True
+                        season = rng.random() < 0.1  # a summer-only departure
+                        row = {"linha_prefixo": line.prefixo, "transportadora_cnpj": o.carrier.cnpj,
+                               "sentido": sentido, "horario": f"{minute // 60:02d}:{minute % 60:02d}",
+                               "categoria": rng.choice(cats), "tipo_veiculo": None, "data_autorizacao": o.inicio}
+                        row.update(days)
+                        row.update({m: (not season) or m in ("dezembro", "janeiro", "fevereiro") for m in months})
+                        yield row
+
     def rows_transportadoras(self) -> list[dict]:
         return [
             {"cnpj": c.cnpj, "razao_social": c.razao_social, "nome_fantasia": c.nome_fantasia,
-             "uf": c.uf, "municipio": c.municipio}
+             "uf": c.uf, "municipio": c.municipio, "observacao": None}
             for c in sorted(self.carriers, key=lambda c: c.cnpj)
         ]
 

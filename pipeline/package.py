@@ -80,9 +80,11 @@ def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, l
             if header is None:
                 return out, problems
             header = [h.strip() for h in header]
-            for col in wanted:
-                if col not in header:
-                    problems.append(Problem.of("coluna-ausente", table.name, shown, 1, col, None))
+            for f in table.fields:
+                if f["name"] not in header:
+                    required = f.get("constraints", {}).get("required", False)
+                    slug = "coluna-ausente" if required else "coluna-opcional-ausente"
+                    problems.append(Problem.of(slug, table.name, shown, 1, f["name"], None, grave=required))
             for col in header:
                 if col not in wanted:
                     problems.append(Problem.of("coluna-desconhecida", table.name, shown, 1, col, None, grave=False))

@@ -219,3 +219,15 @@ def test_bundled_sample_shows_every_finding(tmp_path):
     assert len(RULES) == 6
     page = soup(tmp_path / "s", "/achados/")
     assert len(page.select("dl.regras dt")) == 6
+
+
+def test_line_page_shows_weekly_frequency_and_departures(site):
+    page = soup(site, "/linhas/12-0140-00/")
+    section = page.find("h2", id="horarios-titulo").parent
+    assert "12 viagens por semana na ida" in text(section) and "7 na volta" in text(section)
+    ida = rows(table_by_caption(page, "Partidas na ida"))
+    assert ida[1][:2] == ["14:00", "Executivo"] and ida[1][3] == "seg, ter, qua, qui, sex"
+    volta = rows(table_by_caption(page, "Partidas na volta"))
+    assert volta == [["18:00", "Convencional com sanitário", "VIACAO CERRADO LTDA", "todos", "janeiro, fevereiro, dezembro"]]
+    other = soup(site, "/linhas/sprj0030026/")
+    assert "Sem quadro de horários" in text(other.find("h2", id="horarios-titulo").parent)

@@ -130,11 +130,21 @@ def test_row_with_wrong_number_of_cells(package, schema):
     assert ("largura-da-linha", "linhas", 5, None, "3") in errors
 
 
-def test_missing_column_in_header(package, schema):
+def test_missing_required_column_in_header(package, schema):
+    lines = (package.path / "linhas.csv").read_text(encoding="utf-8").splitlines()
+    lines[0] = lines[0].replace("origem_municipio", "origem")
+    (package.path / "linhas.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report, errors = problems(package.path, schema)
+    assert ("coluna-ausente", "linhas", 1, "origem_municipio", None) in errors
+    assert any(p.regra == "coluna-desconhecida" and p.coluna == "origem" for p in report.warnings)
+
+
+def test_missing_optional_column_is_a_warning_and_reads_as_empty(package, schema):
     text = (package.path / "linhas.csv").read_text(encoding="utf-8").replace(",extensao_km", "", 1)
     (package.path / "linhas.csv").write_text(text, encoding="utf-8")
-    _, errors = problems(package.path, schema)
-    assert ("coluna-ausente", "linhas", 1, "extensao_km", None) in errors
+    report, errors = problems(package.path, schema)
+    assert ("linhas", "extensao_km") not in [(e[1], e[3]) for e in errors]
+    assert ("coluna-opcional-ausente", 1, "extensao_km") in [(p.regra, p.linha, p.coluna) for p in report.warnings]
 
 
 def test_file_not_in_utf8(package, schema):

@@ -15,6 +15,10 @@ from ..legal import DECREE_PUBLICATION
 from ..schema import Schema
 from ..validation import Report
 
+WEEKDAYS = [("segunda", "seg"), ("terca", "ter"), ("quarta", "qua"), ("quinta", "qui"), ("sexta", "sex"),
+            ("sabado", "sáb"), ("domingo", "dom")]
+MONTHS = ["janeiro", "fevereiro", "marco", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
+          "novembro", "dezembro"]
 RECENT_INFRACTIONS = 50  # infraction notices listed on a carrier or line page; the rest are in /dados/
 
 
@@ -59,6 +63,7 @@ class SiteData:
                 caducidades=[],
                 achados=[],
                 infracoes=[],
+                horarios=[],
                 infracoes_por_grupo={},
                 infracoes_total=0,
                 linhas=[],
@@ -98,6 +103,11 @@ class SiteData:
             outorgas[r["outorga_id"]]["caducidades"].append(c)
         for r in _records(t["tarifas"]):
             lines[r["linha_prefixo"]]["tarifas"].append(r)
+        for r in _records(t["horarios"]):
+            lines[r["linha_prefixo"]]["horarios"].append(
+                dict(r, transportadora=carriers[r["transportadora_cnpj"]],
+                     dias=[short for day, short in WEEKDAYS if r[day]], meses=[m for m in MONTHS if r[m]])
+            )
         promos = {}
         for r in _records(t["tarifas_promocionais"]):
             p = dict(
