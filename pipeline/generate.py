@@ -578,6 +578,7 @@ def generate(scale: str | Mapping[str, int], seed: int, out: Path) -> dict[str, 
         "enquadramentos": enquadramento_rows(),
         # Its own random stream, so that adding the timetable left every other table as it was.
         "horarios": gen.rows_horarios(random.Random(seed * 1_000_003 + 20)),
+        "secoes": gen.rows_secoes(),
     }
     missing = [name for name in schema.tables if name not in tables]
     if missing:
@@ -1428,6 +1429,19 @@ class _Generator:
                         row.update(days)
                         row.update({m: (not season) or m in ("dezembro", "janeiro", "fevereiro") for m in months})
                         yield row
+
+    def rows_secoes(self) -> Iterator[dict]:
+        """The sections of the fares (art. 3 XXI), each with its road distance."""
+        seen = set()
+        for k in sorted(self.keys, key=lambda k: (k.linha.prefixo, k.origem, k.destino)):
+            if (k.linha.prefixo, k.origem, k.destino) in seen:
+                continue
+            seen.add((k.linha.prefixo, k.origem, k.destino))
+            places = {p.name: p for p in (k.linha.origem, k.linha.destino, *sum(k.linha.sections or [], ()))}
+            a, b = places[k.origem], places[k.destino]
+            yield {"linha_prefixo": k.linha.prefixo, "origem_municipio": a.name, "origem_uf": a.uf,
+                   "destino_municipio": b.name, "destino_uf": b.uf, "extensao_km": f"{_road_km(a, b):.1f}",
+                   "tipo_servico": None}
 
     def rows_transportadoras(self) -> list[dict]:
         return [

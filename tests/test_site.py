@@ -231,3 +231,9 @@ def test_line_page_shows_weekly_frequency_and_departures(site):
     assert volta == [["18:00", "Convencional com sanitário", "VIACAO CERRADO LTDA", "todos", "janeiro, fevereiro, dezembro"]]
     other = soup(site, "/linhas/sprj0030026/")
     assert "Sem quadro de horários" in text(other.find("h2", id="horarios-titulo").parent)
+
+
+def test_line_page_lists_its_sections(site):
+    page = soup(site, "/linhas/12-0140-00/")
+    assert rows(table_by_caption(page, "Trechos com fracionamento")) == [
+        ["BRASILIA (DF) → CALDAS NOVAS (GO)", "298,5 km"], ["BRASILIA (DF) → CRISTALINA (GO)", "131,2 km"]]

@@ -64,6 +64,7 @@ class SiteData:
                 achados=[],
                 infracoes=[],
                 horarios=[],
+                secoes=[],
                 infracoes_por_grupo={},
                 infracoes_total=0,
                 linhas=[],
@@ -103,6 +104,8 @@ class SiteData:
             outorgas[r["outorga_id"]]["caducidades"].append(c)
         for r in _records(t["tarifas"]):
             lines[r["linha_prefixo"]]["tarifas"].append(r)
+        for r in _records(t["secoes"]):
+            lines[r["linha_prefixo"]]["secoes"].append(r)
         for r in _records(t["horarios"]):
             lines[r["linha_prefixo"]]["horarios"].append(
                 dict(r, transportadora=carriers[r["transportadora_cnpj"]],
