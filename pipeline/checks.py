@@ -35,12 +35,14 @@ def check(slug: str):
 
 
 def _records(t: SourceTable):
-    for cells, line in zip(t.rows, t.row_numbers):
-        yield line, dict(zip(t.columns, cells)), cells
+    """``(position, {column: cell}, cells)`` for each row."""
+    for pos, cells in enumerate(t.rows):
+        yield pos, dict(zip(t.columns, cells)), cells
 
 
-def _problem(slug: str, t: SourceTable, line: int, col: str | None, value, cells, **ctx) -> Problem:
-    return Problem.of(slug, t.name, t.source, line, col, value, registro=cells, **ctx)
+def _problem(slug: str, t: SourceTable, pos: int, col: str | None, value, cells, **ctx) -> Problem:
+    file, line = t.origin(pos)
+    return Problem.of(slug, t.name, file, line, col, value, registro=cells, **ctx)
 
 
 def _iso(v: str) -> date | None:

@@ -23,22 +23,37 @@ from .schema import Schema, Table
 
 @dataclass
 class SourceTable:
-    """One table as read: header-aligned string rows with their line numbers in the file."""
+    """One table as read: header-aligned string rows, each with its file and line number.
+
+    A table merged from several folders keeps, per row, the file it came from (``row_sources``);
+    otherwise every row comes from ``source``.
+    """
 
     name: str
     columns: list[str]
     rows: list[list[str]] = field(default_factory=list)
     row_numbers: list[int] = field(default_factory=list)
     source: str = ""  # file path shown in messages, or a note such as "decreto (art. 78)"
+    row_sources: list[str] | None = None
+
+    def file_of(self, pos: int) -> str:
+        return self.row_sources[pos] if self.row_sources is not None else self.source
+
+    def origin(self, pos: int) -> tuple[str, int]:
+        """``(file, line)`` of the row at ``pos``."""
+        return self.file_of(pos), self.row_numbers[pos]
 
     def frame(self) -> pd.DataFrame:
         df = pd.DataFrame(self.rows, columns=self.columns, dtype=object)
-        df.index = pd.Index(self.row_numbers, name="_linha")
         return df.fillna("")
 
-    def subset(self, keep: set[int]) -> SourceTable:
-        pairs = [(r, n) for r, n in zip(self.rows, self.row_numbers) if n in keep]
-        return SourceTable(self.name, self.columns, [r for r, _ in pairs], [n for _, n in pairs], self.source)
+    def without(self, origins: set[tuple[str, int]]) -> SourceTable:
+        """The table less the rows at ``origins`` (``(file, line)`` pairs)."""
+        keep = [i for i in range(len(self.rows)) if self.origin(i) not in origins]
+        return SourceTable(
+            self.name, self.columns, [self.rows[i] for i in keep], [self.row_numbers[i] for i in keep], self.source,
+            [self.file_of(i) for i in keep] if self.row_sources is not None else None,
+        )
 
 
 @dataclass
@@ -115,9 +130,41 @@ def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, l
     return out, problems
 
 
+def merge(table: Table, parts: list[SourceTable]) -> tuple[SourceTable, list[Problem]]:
+    """One table from the same table of several sources, in the order given.
+
+    Rows are matched on the primary key (on the whole row for a table without one): a row equal to
+    one already taken is the same record and is kept once; a row with the key of another but other
+    values is a conflict: the first source's row is kept and the other reported, with both places.
+    """
+    key_pos = [table.field_names.index(k) for k in table.primary_key] or list(range(len(table.field_names)))
+    merged = SourceTable(table.name, table.field_names, source=parts[0].source, row_sources=[])
+    taken: dict[tuple, int] = {}
+    problems = []
+    for part in parts:
+        for pos, cells in enumerate(part.rows):
+            key = tuple(cells[i] for i in key_pos)
+            first = taken.get(key) if all(key) else None
+            if first is not None:
+                if merged.rows[first] != cells:
+                    differ = [c for c, a, b in zip(table.field_names, merged.rows[first], cells) if a != b]
+                    file, line = merged.origin(first)
+                    problems.append(Problem.of(
+                        "conflito-entre-fontes", table.name, part.source, part.row_numbers[pos], ", ".join(differ),
+                        " | ".join(cells[table.field_names.index(c)] for c in differ), grave=False, registro=cells,
+                        primeira=f"{file}, linha {line}",
+                    ))
+                continue
+            taken[key] = len(merged.rows)
+            merged.rows.append(cells)
+            merged.row_numbers.append(part.row_numbers[pos])
+            merged.row_sources.append(part.file_of(pos))
+    return merged, problems
+
+
 def read_source(folders: list[Path] | Path, schema: Schema, progress=None) -> SourcePackage:
-    """Read every table of ``schema`` from the first folder that has it; ``progress.advance`` is
-    told after each table."""
+    """Read every table of ``schema`` from every folder that has it, merged by :func:`merge`;
+    ``progress.advance`` is told after each table."""
     if isinstance(folders, (str, Path)):
         folders = [Path(folders)]
     folders = [Path(f) for f in folders]
@@ -127,6 +174,7 @@ def read_source(folders: list[Path] | Path, schema: Schema, progress=None) -> So
     for done, (name, table) in enumerate(schema.tables.items()):
         if progress is not None:
             progress.advance(done, len(schema.tables))
+        parts: list[SourceTable] = []
         for folder in folders:
             rel = _resource_paths(folder).get(name, table.filename)
             path = _safe_child(folder, rel)
@@ -134,26 +182,29 @@ def read_source(folders: list[Path] | Path, schema: Schema, progress=None) -> So
                 problems.append(
                     Problem.of("caminho-inseguro", name, str(folder / "datapackage.json"), None, "path", rel)
                 )
-                tables[name] = SourceTable(name, table.field_names, source=rel)
-                break
-            if path.is_file():
-                tables[name], found = read_csv_table(table, path, str(path))
+            elif path.is_file():
+                part, found = read_csv_table(table, path, str(path))
+                parts.append(part)
                 problems += found
-                break
+        if len(parts) == 1:
+            tables[name] = parts[0]
+        elif parts:
+            tables[name], found = merge(table, parts)
+            problems += found
+            notes.append(f"{name}: reunida de {len(parts)} fontes ({', '.join(p.source for p in parts)})")
+        elif name == "enquadramentos":
+            rows = enquadramentos.rows()
+            tables[name] = SourceTable(
+                name,
+                table.field_names,
+                [[r[c] for c in table.field_names] for r in rows],
+                list(range(2, len(rows) + 2)),
+                "decreto (art. 78)",
+            )
+            notes.append("enquadramentos fornecidos pelo projeto a partir do art. 78 do decreto")
         else:
-            if name == "enquadramentos":
-                rows = enquadramentos.rows()
-                tables[name] = SourceTable(
-                    name,
-                    table.field_names,
-                    [[r[c] for c in table.field_names] for r in rows],
-                    list(range(2, len(rows) + 2)),
-                    "decreto (art. 78)",
-                )
-                notes.append("enquadramentos fornecidos pelo projeto a partir do art. 78 do decreto")
-            else:
-                tables[name] = SourceTable(name, table.field_names, source=f"{name}.csv (ausente)")
-                notes.append(f"{name}: arquivo ausente, tabela vazia")
+            tables[name] = SourceTable(name, table.field_names, source=f"{name}.csv (ausente)")
+            notes.append(f"{name}: arquivo ausente, tabela vazia")
     return SourcePackage(tables, problems, notes)
 
 

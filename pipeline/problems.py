@@ -16,6 +16,7 @@ RULES: dict[str, str] = {
     "codificacao": "o arquivo não está em UTF-8 ({detalhe})",
     "coluna-ausente": "a coluna obrigatória do esquema está ausente do cabeçalho",
     "coluna-opcional-ausente": "coluna opcional ausente do cabeçalho; lida como vazia",
+    "conflito-entre-fontes": "o registro tem a mesma chave que {primeira}, mas outros valores; vale o primeiro",
     "coluna-desconhecida": "coluna desconhecida, ignorada (não faz parte do esquema)",
     "largura-da-linha": "a linha tem {valor} células, mas o cabeçalho tem {esperado}",
     "caminho-inseguro": 'o caminho "{valor}" sai da pasta do pacote e foi recusado',

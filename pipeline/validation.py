@@ -8,7 +8,7 @@ are reported and kept, never silently dropped.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from frictionless import Package
 
@@ -113,11 +113,12 @@ def _frictionless_problems(tables: dict[str, SourceTable], schema: Schema) -> li
     problems = []
     for task in report.tasks:
         t = tables[task.name]
-        offset = {i + 2: n for i, n in enumerate(t.row_numbers)}  # inline row -> file line
         for error in task.errors:
             problem = _from_frictionless(error, t, schema)
-            if problem.linha is not None:
-                problem = Problem(**{**problem.__dict__, "linha": offset.get(problem.linha, problem.linha)})
+            pos = problem.linha - 2 if problem.linha is not None else -1  # inline data: header is row 1
+            if 0 <= pos < len(t.rows):
+                file, line = t.origin(pos)
+                problem = replace(problem, arquivo=file, linha=line)
             problems.append(problem)
     return problems
 
@@ -136,20 +137,19 @@ def validate(source: SourcePackage, schema: Schema, *, lenient: bool = False) ->
         found = [
             p
             for p in _frictionless_problems(tables, schema) + run_checks(tables, schema)
-            if (p.regra, p.tabela, p.linha, p.coluna) not in seen
+            if (p.regra, p.tabela, p.arquivo, p.linha, p.coluna) not in seen
         ]
-        seen.update((p.regra, p.tabela, p.linha, p.coluna) for p in found)
+        seen.update((p.regra, p.tabela, p.arquivo, p.linha, p.coluna) for p in found)
         report.problems += found
-        bad: dict[str, set[int]] = {}
+        bad: dict[str, set[tuple[str, int]]] = {}
         for p in found:
             if p.grave and p.linha is not None:
-                bad.setdefault(p.tabela, set()).add(p.linha)
+                bad.setdefault(p.tabela, set()).add((p.arquivo, p.linha))
         if not lenient or not bad:
             break
         # Drop the rejected rows and validate again: a foreign key may now point at a dropped row.
-        for name, lines in bad.items():
-            t = tables[name]
-            tables[name] = t.subset(set(t.row_numbers) - lines)
+        for name, origins in bad.items():
+            tables[name] = tables[name].without(origins)
     header_errors = any(p.grave and p.linha in (None, 1) for p in report.problems)
     if report.valid or (lenient and not header_errors):
         report.accepted = tables
