@@ -5,10 +5,9 @@ from __future__ import annotations
 import shutil
 
 from conftest import MINIMAL, run_cli
+
 from pipeline.package import read_source
 from pipeline.validation import validate
-
-TARIFAS_HEADER = "linha_prefixo,origem,destino,categoria,valor,vigencia_inicio,motivo,ato\n"
 
 
 def folders(tmp_path):
