@@ -53,36 +53,36 @@ class PortalGenerator(Generator):
 
 class HomeGenerator(PortalGenerator):
     def generate_output(self, writer):
-        recent = sorted(self.data.findings, key=lambda f: (f["regra"], f["chave"]))[:10]
-        self.page(writer, "", "index", achados_recentes=recent)
+        self.page(writer, "", "index")
 
 
-class LinesGenerator(PortalGenerator):
+class RecordPagesGenerator(PortalGenerator):
+    """An index at ``/<section>/`` and one page per record at ``/<section>/<slug>/`` (contract URLs)."""
+
+    section = ""  # URL segment, and the index's template
+    record = ""  # the record's template, and its name inside it
+    records = ""  # the SiteData attribute listing the records
+
     def generate_output(self, writer):
-        self.page(writer, "linhas/", "linhas")
-        for line in self.data.lines:
-            self.page(writer, f"linhas/{line['slug']}/", "linha", linha=line)
+        self.page(writer, f"{self.section}/", self.section)
+        for item in getattr(self.data, self.records):
+            self.page(writer, f"{self.section}/{item['slug']}/", self.record, **{self.record: item})
 
 
-class CarriersGenerator(PortalGenerator):
-    def generate_output(self, writer):
-        self.page(writer, "transportadoras/", "transportadoras")
-        for carrier in self.data.carriers:
-            self.page(writer, f"transportadoras/{carrier['slug']}/", "transportadora", transportadora=carrier)
+class LinesGenerator(RecordPagesGenerator):
+    section, record, records = "linhas", "linha", "lines"
 
 
-class OutorgasGenerator(PortalGenerator):
-    def generate_output(self, writer):
-        self.page(writer, "outorgas/", "outorgas")
-        for outorga in self.data.outorgas:
-            self.page(writer, f"outorgas/{outorga['slug']}/", "outorga", outorga=outorga)
+class CarriersGenerator(RecordPagesGenerator):
+    section, record, records = "transportadoras", "transportadora", "carriers"
 
 
-class CaducidadesGenerator(PortalGenerator):
-    def generate_output(self, writer):
-        self.page(writer, "caducidades/", "caducidades")
-        for caducidade in self.data.caducidades:
-            self.page(writer, f"caducidades/{caducidade['slug']}/", "caducidade", caducidade=caducidade)
+class OutorgasGenerator(RecordPagesGenerator):
+    section, record, records = "outorgas", "outorga", "outorgas"
+
+
+class CaducidadesGenerator(RecordPagesGenerator):
+    section, record, records = "caducidades", "caducidade", "caducidades"
 
 
 class FindingsGenerator(PortalGenerator):
