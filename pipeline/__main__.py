@@ -42,6 +42,40 @@ def cmd_generate(args) -> int:
     return 0
 
 
+def cmd_ingest(args) -> int:
+    from .adapters import REPORT_NAME, IngestError, ingest
+
+    try:
+        report = ingest(args.adapter, Path(args.file), Path(args.out))
+    except IngestError as exc:
+        print(f"erro: {clean(str(exc))}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"erro: não foi possível gravar em {clean(args.out)}: {clean(exc.strerror or str(exc))}", file=sys.stderr)
+        return 1
+    for item in report.rejeitadas_detalhe[:MAX_SHOWN]:
+        print(f"REJEITADA linha {item['linha']}: {clean(item['motivo'])}", file=sys.stderr)
+    if report.rejeitadas > MAX_SHOWN:
+        print(f"... e mais {report.rejeitadas - MAX_SHOWN} rejeitada(s)", file=sys.stderr)
+    for c in report.conflitos[:MAX_SHOWN]:
+        print(
+            clean(f"CONFLITO {c['chave']} {c['valor_chave']}: {c['campo']} \"{c['ignorado']}\" nas linhas "
+                  f"{', '.join(map(str, c['linhas']))}; mantido \"{c['mantido']}\" (linha {c['mantido_linha']})"),
+            file=sys.stderr,
+        )
+    print(f"fonte: {clean(report.fonte)} ({report.adaptador}, {report.codificacao})")
+    for count in ("lidas", "mantidas", "duplicadas", "rejeitadas"):
+        print(f"{count}: {getattr(report, count)}")
+    for table, n in report.tabelas.items():
+        print(f"{table}.csv: {n} linhas")
+    print(f"sinalizadas: {len(report.sinalizadas)}")
+    for s in report.sinalizadas:
+        print(clean(f"  {s['tabela']} {s['cnpj']} {s['razao_social']}: {s['motivo']}"))
+    print(f"conflitos: {len(report.conflitos)}")
+    print(f"relatório: {clean(str(Path(args.out) / REPORT_NAME))}")
+    return 0
+
+
 def cmd_validate(args) -> int:
     settings = Settings(data=tuple(args.data), lenient=False)
     report = check(settings, progress=for_stream())
@@ -106,6 +140,18 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--seed", type=int, default=None, help="semente (padrão: a da amostra)")
     g.add_argument("--out", required=True, help="pasta de saída")
     g.set_defaults(func=cmd_generate)
+
+    from .adapters import ADAPTERS
+
+    i = sub.add_parser(
+        "ingest",
+        help="converte uma exportação do regulador (Latin-1, ';', DD/MM/AAAA) em pacote de origem",
+        description="Grava na pasta de saída as tabelas do contrato, datapackage.json e ingest-report.json.",
+    )
+    i.add_argument("adapter", choices=list(ADAPTERS), help="formato da exportação")
+    i.add_argument("file", help="arquivo exportado pelo regulador")
+    i.add_argument("--out", required=True, help="pasta de saída do pacote de origem")
+    i.set_defaults(func=cmd_ingest)
 
     v = sub.add_parser("validate", help="valida um pacote de origem")
     v.add_argument("data", nargs="+", help=help_text("data"))

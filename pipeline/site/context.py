@@ -84,12 +84,11 @@ class SiteData:
             carriers[r["transportadora_cnpj"]]["outorgas"].append(o)
             if o["linha"]:
                 o["linha"]["outorgas"].append(o)
-        for c in carriers.values():
-            seen = {o["linha_prefixo"] for o in c["outorgas"] if o["linha"]}
-            c["linhas"] = [lines[p] for p in sorted(seen)]
-        for ln in lines.values():
-            seen = {o["transportadora_cnpj"] for o in ln["outorgas"]}
-            ln["transportadoras"] = [carriers[c] for c in sorted(seen)]
+        operates = {(o["transportadora_cnpj"], o["linha_prefixo"]) for o in outorgas.values() if o["linha"]}
+        operates |= set(zip(t["horarios"]["transportadora_cnpj"], t["horarios"]["linha_prefixo"]))
+        for cnpj, prefixo in sorted(operates):
+            carriers[cnpj]["linhas"].append(lines[prefixo])
+            lines[prefixo]["transportadoras"].append(carriers[cnpj])
         caducidades = {}
         for r in _records(t["caducidades"]):
             c = dict(

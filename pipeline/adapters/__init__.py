@@ -1,0 +1,37 @@
+"""Adapters: the regulator's export layouts -> the data contract's source package.
+
+``python -m pipeline ingest ADAPTADOR ARQUIVO --out PASTA`` calls :func:`ingest`, which writes the
+tables the export can fill (UTF-8 CSVs in the schema's column order), a copy of the project's
+``datapackage.json`` and ``ingest-report.json``, and returns the :class:`IngestReport`. The package
+it writes is an ordinary source folder: ``validate`` and ``build --data`` read it like any other.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import PROJECT_ROOT, SAMPLE_DIR
+from ..schema import Schema
+from . import antt_horarios, antt_linhas_secoes
+from .common import REPORT_NAME, IngestError, IngestReport
+
+ADAPTERS = {
+    antt_horarios.NAME: antt_horarios.ingest,
+    antt_linhas_secoes.NAME: antt_linhas_secoes.ingest,
+}
+
+__all__ = ["ADAPTERS", "REPORT_NAME", "IngestError", "IngestReport", "ingest"]
+
+
+def ingest(adapter: str, path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
+    """Run the adapter named ``adapter`` on the export at ``path``, writing the package into ``out``.
+
+    Raises :class:`IngestError` when the export cannot be read at all (nothing is written then).
+    """
+    try:
+        run = ADAPTERS[adapter]
+    except KeyError:
+        raise IngestError(f"adaptador desconhecido: {adapter} (conhecidos: {', '.join(ADAPTERS)})") from None
+    if Path(out).resolve() in (SAMPLE_DIR.resolve(), PROJECT_ROOT.resolve()):
+        raise IngestError(f"{out}: a pasta de saída não pode ser a amostra do projeto nem a pasta do projeto")
+    return run(Path(path), Path(out), schema)

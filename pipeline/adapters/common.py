@@ -1,0 +1,376 @@
+"""What every adapter shares: reading a regulator's export, the ingest report, parsing helpers and
+writing the source package.
+
+The regulator's exports are ISO-8859-1 (Latin-1), ``;``-separated, with ``DD/MM/YYYY`` dates. They are
+converted *into* the data contract's package (UTF-8, comma, ISO dates, ``true``/``false``, the columns
+of ``datasets/datapackage.json`` in its order); they never bypass it. Nothing here prints: a file that
+cannot be read at all raises :class:`IngestError` (pt-BR message naming the file), everything else is
+data in the :class:`IngestReport`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import shutil
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from pathlib import Path
+
+from ..identifiers import cnpj_is_valid, normalise_cnpj
+from ..schema import Schema
+
+REPORT_NAME = "ingest-report.json"
+
+# The 27 federative units. Any other code at the end of a line (``PUERTO SUAREZ(BOL)``) is a country.
+UFS = frozenset("AC AL AM AP BA CE DF ES GO MA MG MS MT PA PB PE PI PR RJ RN RO RR RS SC SE SP TO".split())
+
+# Countries reachable by road from Brazil (and so possible ends of an international line, art. 3 X), by
+# their ISO 3166-1 alpha-3 code, which the contract publishes in origem_uf/destino_uf.
+ISO_COUNTRIES = frozenset("ARG BOL CHL COL ECU GUF GUY PER PRY SUR URY VEN".split())
+
+# Codes and names the exports use for a country that are not ISO 3166-1 alpha-3, mapped to the ISO
+# code. The three-letter ones are the sports/colloquial abbreviations (PAR = Paraguai, URU = Uruguai,
+# CHI = Chile) that read like ISO codes but are not (ISO's PAR does not exist; CHI is not Chile's).
+# Two-letter ISO alpha-2 codes are deliberately absent: PE and PA are Brazilian UFs.
+COUNTRY_ALIASES = {
+    "PAR": "PRY",
+    "PARAGUAI": "PRY",
+    "URU": "URY",
+    "URUGUAI": "URY",
+    "CHI": "CHL",
+    "CHILE": "CHL",
+    "ARGENTINA": "ARG",
+    "BOLIVIA": "BOL",
+    "PERU": "PER",
+    "VENEZUELA": "VEN",
+    "COLOMBIA": "COL",
+    "GUIANA": "GUY",
+    "GUIANA FRANCESA": "GUF",
+    "SURINAME": "SUR",
+    "EQUADOR": "ECU",
+}
+
+TEST_COMPANY_MARK = "EMPRESA TESTE"
+TEST_COMPANY_NOTE = "Empresa de teste presente na exportação da ANTT; mantida e sinalizada."
+
+
+class IngestError(Exception):
+    """The file cannot be read at all (missing, empty, wrong header): nothing was written."""
+
+
+# --- the report -------------------------------------------------------------------------------
+
+
+@dataclass
+class IngestReport:
+    """What an ingest did, as data: the CLI prints it and it is written as ``ingest-report.json``.
+
+    ``lidas`` counts the data rows of the file (blank lines are not rows); each is either kept
+    (``mantidas``), dropped as an exact copy of an earlier row (``duplicadas``) or rejected with a
+    reason (``rejeitadas``). Conflicts and flagged carriers never drop a row.
+    """
+
+    fonte: str
+    adaptador: str
+    lidas: int = 0
+    mantidas: int = 0
+    duplicadas: int = 0
+    rejeitadas: int = 0
+    tabelas: dict[str, int] = field(default_factory=dict)
+    rejeitadas_detalhe: list[dict] = field(default_factory=list)
+    duplicadas_detalhe: list[dict] = field(default_factory=list)
+    sinalizadas: list[dict] = field(default_factory=list)
+    conflitos: list[dict] = field(default_factory=list)
+    codificacao: str = "latin-1"
+
+    def __post_init__(self) -> None:
+        self._conflict_index: dict[tuple, dict] = {}  # not a field: stays out of to_dict()
+
+    def keep(self) -> None:
+        self.lidas += 1
+        self.mantidas += 1
+
+    def reject(self, line: int, reason: str, raw: list[str]) -> None:
+        self.lidas += 1
+        self.rejeitadas += 1
+        self.rejeitadas_detalhe.append({"linha": line, "motivo": reason, "registro": list(raw)})
+
+    def duplicate(self, line: int, first_line: int) -> None:
+        self.lidas += 1
+        self.duplicadas += 1
+        self.duplicadas_detalhe.append({"linha": line, "igual_a_linha": first_line})
+
+    def conflict(
+        self, chave: str, valor_chave: str, campo: str, mantido: str, ignorado: str, line: int, first_line: int
+    ) -> None:
+        """The same key with another value: the first is kept; repeats of one conflict are grouped."""
+        index = (chave, valor_chave, campo, ignorado)
+        if index in self._conflict_index:
+            self._conflict_index[index]["linhas"].append(line)
+            return
+        entry = {
+            "chave": chave,
+            "valor_chave": valor_chave,
+            "campo": campo,
+            "mantido": mantido,
+            "mantido_linha": first_line,
+            "ignorado": ignorado,
+            "linhas": [line],
+        }
+        self._conflict_index[index] = entry
+        self.conflitos.append(entry)
+
+    def check(self) -> None:
+        """Every row read is accounted for exactly once."""
+        if self.lidas != self.mantidas + self.duplicadas + self.rejeitadas:
+            raise AssertionError(
+                f"contagem inconsistente: lidas={self.lidas} != mantidas={self.mantidas} + "
+                f"duplicadas={self.duplicadas} + rejeitadas={self.rejeitadas}"
+            )
+        if self.rejeitadas != len(self.rejeitadas_detalhe) or self.duplicadas != len(self.duplicadas_detalhe):
+            raise AssertionError("detalhes de rejeitadas/duplicadas não batem com as contagens")
+
+    def rejections_by_reason(self) -> dict[str, int]:
+        """Rejections grouped by the kind of reason (the text before the first ``:``)."""
+        out: dict[str, int] = {}
+        for r in self.rejeitadas_detalhe:
+            kind = r["motivo"].split(":", 1)[0]
+            out[kind] = out.get(kind, 0) + 1
+        return out
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class Carriers:
+    """The transportadoras rows an export names, first spelling kept. A carrier whose name marks it as
+    the regulator's test company is kept and flagged (``observacao`` and the report's ``sinalizadas``);
+    another name under the same CNPJ is a conflict."""
+
+    def __init__(self, report: IngestReport):
+        self.report = report
+        self._rows: dict[str, dict] = {}
+        self._first: dict[str, int] = {}
+
+    def add(self, cnpj: str, razao_social: str, line: int) -> None:
+        razao = " ".join(razao_social.split())
+        if cnpj in self._rows:
+            kept = self._rows[cnpj]["razao_social"]
+            if kept != razao:
+                self.report.conflict("cnpj", cnpj, "razao_social", kept, razao, line, self._first[cnpj])
+            return
+        self._rows[cnpj] = {"cnpj": cnpj, "razao_social": razao}
+        self._first[cnpj] = line
+        if TEST_COMPANY_MARK in fold(razao):
+            self._rows[cnpj]["observacao"] = TEST_COMPANY_NOTE
+            self.report.sinalizadas.append(
+                {
+                    "tabela": "transportadoras",
+                    "cnpj": cnpj,
+                    "razao_social": razao,
+                    "linha": line,
+                    "motivo": TEST_COMPANY_NOTE,
+                }
+            )
+
+    def rows(self) -> list[dict]:
+        return [self._rows[c] for c in sorted(self._rows)]
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Export:
+    """An export's rows as dicts keyed by the header, each with its line number in the file."""
+
+    path: Path
+    header: list[str]
+    encoding: str
+    rows: Iterator[tuple[int, list[str]]]
+
+
+def _decode(data: bytes) -> tuple[str, str]:
+    """The text and the encoding used. The exports are Latin-1; a copy re-saved as UTF-8 (a
+    spreadsheet's "CSV UTF-8") is recognised, since Latin-1 accents almost never form valid UTF-8."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8"), "utf-8"
+    if not data.isascii():
+        try:
+            return data.decode("utf-8"), "utf-8"
+        except UnicodeDecodeError:
+            pass
+    return data.decode("latin-1"), "latin-1"
+
+
+def read_export(path: Path, expected_header: list[str]) -> Export:
+    """Open a ``;``-separated export and check its header (the columns, in this order; case and
+    surrounding spaces ignored). Raises :class:`IngestError` when the file cannot be used at all."""
+    path = Path(path)
+    if path.is_dir():
+        raise IngestError(f"{path}: é uma pasta; informe o arquivo exportado")
+    if not path.is_file():
+        raise IngestError(f"{path}: arquivo não encontrado")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise IngestError(f"{path}: não foi possível ler o arquivo ({exc.strerror or exc})") from None
+    text, encoding = _decode(data)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=";")
+    header = next(reader, None)
+    if header is None or not any(h.strip() for h in header):
+        raise IngestError(f"{path}: arquivo vazio, sem a linha de cabeçalho")
+    found = [h.strip().lower() for h in header]
+    if found != expected_header:
+        missing = [c for c in expected_header if c not in found]
+        extra = [c for c in found if c not in expected_header]
+        detail = []
+        if missing:
+            detail.append("faltam as colunas " + ", ".join(missing))
+        if extra:
+            detail.append("colunas não esperadas " + ", ".join(h or "(vazia)" for h in extra))
+        if not detail:
+            detail.append("as colunas estão em outra ordem")
+        hint = " (o separador deve ser ';')" if len(header) == 1 and "," in header[0] else ""
+        raise IngestError(
+            f"{path}: cabeçalho diferente do esperado: {'; '.join(detail)}{hint}. Esperado: {';'.join(expected_header)}"
+        )
+
+    def rows() -> Iterator[tuple[int, list[str]]]:
+        last = reader.line_num
+        for cells in reader:
+            start, last = last + 1, reader.line_num
+            if not any(c.strip() for c in cells):
+                continue
+            yield start, cells
+
+    return Export(path, found, encoding, rows())
+
+
+# --- parsing helpers: each returns (value, None) or (None, pt-BR reason) -------------------------
+
+
+def fold(text: str) -> str:
+    """Upper case, accents dropped, runs of spaces collapsed: for matching words, never for output."""
+    text = unicodedata.normalize("NFKD", text or "").encode("ascii", "ignore").decode("ascii")
+    return " ".join(text.upper().split())
+
+
+def parse_cnpj(value: str, column: str = "cnpj") -> tuple[str | None, str | None]:
+    digits = normalise_cnpj((value or "").strip())
+    if not re.fullmatch(r"\d{14}", digits):
+        return None, f'CNPJ ilegível: coluna "{column}" = "{value}" não tem 14 dígitos'
+    if not cnpj_is_valid(digits):
+        return None, f'CNPJ inválido: coluna "{column}" = "{value}" tem dígitos verificadores errados'
+    return digits, None
+
+
+def parse_date_br(value: str, column: str) -> tuple[str | None, str | None]:
+    """``DD/MM/YYYY`` -> ``YYYY-MM-DD``; empty stays empty (``""``, not an error)."""
+    value = (value or "").strip()
+    if not value:
+        return "", None
+    m = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", value)
+    try:
+        if not m:
+            raise ValueError
+        return date(int(m[3]), int(m[2]), int(m[1])).isoformat(), None
+    except ValueError:
+        return None, f'data inválida: coluna "{column}" = "{value}" não é uma data DD/MM/AAAA'
+
+
+def parse_place_code(code: str) -> str | None:
+    """A UF, or a country as its ISO 3166-1 alpha-3 code; None when it is neither."""
+    code = fold(code)
+    if code in UFS or code in ISO_COUNTRIES:
+        return code
+    return COUNTRY_ALIASES.get(code)
+
+
+def is_country(code: str) -> bool:
+    return code not in UFS
+
+
+_PAREN_FORM = re.compile(r"(?P<om>.+?)\s*\((?P<ou>[^()]+)\)\s*-\s*(?P<dm>.+?)\s*\((?P<du>[^()]+)\)")
+_SLASH_FORM = re.compile(r"(?P<ou>[A-Za-z]{2,3})\s*/\s*(?P<om>.+?)\s+-\s+(?P<du>[A-Za-z]{2,3})\s*/\s*(?P<dm>.+)")
+
+
+@dataclass(frozen=True)
+class Ends:
+    """A line's (or section's) terminals, as written in the source (trimmed)."""
+
+    origem_municipio: str
+    origem_uf: str
+    destino_municipio: str
+    destino_uf: str
+
+    @property
+    def international(self) -> bool:
+        return is_country(self.origem_uf) or is_country(self.destino_uf)
+
+
+def parse_description(value: str, column: str = "descricao_linha") -> tuple[Ends | None, str | None]:
+    """``CIDADE(UF) - CIDADE(UF)`` or ``UF/Cidade - UF/Cidade`` -> the two ends.
+
+    Municipality names stay as written (trimmed); the codes become a UF or an ISO alpha-3 country.
+    """
+    text = " ".join((value or "").split())
+    m = _PAREN_FORM.fullmatch(text) or _SLASH_FORM.fullmatch(text)
+    bad = f'descrição ilegível: coluna "{column}" = "{value}" não está no formato CIDADE(UF) - CIDADE(UF) nem UF/Cidade - UF/Cidade'
+    if not m:
+        return None, bad
+    om, dm = m["om"].strip(), m["dm"].strip()
+    if not om or not dm or re.search(r"\)\s*-\s", om + " " + dm) or re.search(r"/.*\s-\s", dm):
+        return None, bad  # three ends or more: ambiguous
+    ou, du = parse_place_code(m["ou"]), parse_place_code(m["du"])
+    for raw, code in ((m["ou"], ou), (m["du"], du)):
+        if code is None:
+            return None, (
+                f'descrição ilegível: coluna "{column}" = "{value}": "{raw.strip()}" não é uma UF nem um país conhecido'
+            )
+    return Ends(om, ou, dm, du), None
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def _cell(value) -> str:
+    if value is None:
+        return ""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)
+
+
+def write_package(out: Path, tables: dict[str, list[dict]], schema: Schema) -> dict[str, int]:
+    """Write each table as the contract's CSV (every field of the schema, in its order; missing
+    values empty) plus a copy of the project's ``datapackage.json``. Returns rows written per table."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    counts = {}
+    for name, rows in tables.items():
+        table = schema[name]
+        columns = table.field_names
+        unknown = {k for r in rows for k in r} - set(columns)
+        if unknown:  # a programming error, not a data one
+            raise ValueError(f"{name}: campos fora do esquema: {sorted(unknown)}")
+        with open(out / table.filename, "w", encoding="utf-8", newline="") as fh:
+            writer = csv.writer(fh, lineterminator="\n")
+            writer.writerow(columns)
+            writer.writerows([_cell(r.get(c)) for c in columns] for r in rows)
+        counts[name] = len(rows)
+    shutil.copyfile(schema.path, out / "datapackage.json")
+    return counts
+
+
+def write_report(out: Path, report: IngestReport) -> Path:
+    target = Path(out) / REPORT_NAME
+    target.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return target
