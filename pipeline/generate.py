@@ -37,7 +37,6 @@ must report. The planted scenarios, on three scripted lines and seven carriers A
 from __future__ import annotations
 
 import bisect
-import csv
 import itertools
 import math
 import random
@@ -56,6 +55,7 @@ from .legal import DECREE_PUBLICATION
 from .legal.caducidades import impedimento_ate
 from .legal.dates import add_months
 from .legal.outorgas import vencimento
+from .package import write_table
 from .schema import load_schema
 
 DEFAULT_SEED = 952
@@ -588,7 +588,7 @@ def generate(scale: str | Mapping[str, int], seed: int, out: Path) -> dict[str, 
     written = {}
     for name, rows in tables.items():
         table = schema[name]
-        written[name] = _write_csv(out / table.filename, table.field_names, rows)
+        written[name] = write_table(out / table.filename, table.field_names, rows)
     target = out / "datapackage.json"
     if not (target.exists() and target.samefile(SCHEMA_PATH)):
         shutil.copyfile(SCHEMA_PATH, target)
@@ -606,31 +606,6 @@ def _resolve_scale(scale: str | Mapping[str, int]) -> dict[str, int]:
     if counts["outorgas"] < counts["linhas"] + 20:
         raise ValueError("scale needs at least linhas + 20 outorgas (every line has one)")
     return counts
-
-
-def _cell(value: object) -> str:
-    if value is None:
-        return ""
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    return str(value)
-
-
-def _write_csv(path: Path, fields: list[str], rows: Iterable[dict]) -> int:
-    n = 0
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh, lineterminator="\n")
-        writer.writerow(fields)
-        for row in rows:
-            if n == 0:
-                unknown = [k for k in row if k not in fields]
-                if unknown:
-                    raise KeyError(f"{path.name}: columns not in the schema: {unknown}")
-            writer.writerow([_cell(row.get(f)) for f in fields])
-            n += 1
-    return n
 
 
 class _Generator:

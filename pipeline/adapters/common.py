@@ -22,6 +22,7 @@ from datetime import date
 from pathlib import Path
 
 from ..identifiers import cnpj_is_valid, normalise_cnpj
+from ..package import write_table
 from ..schema import Schema
 
 REPORT_NAME = "ingest-report.json"
@@ -339,16 +340,6 @@ def parse_description(value: str, column: str = "descricao_linha") -> tuple[Ends
 # --- writing ----------------------------------------------------------------------------------
 
 
-def _cell(value) -> str:
-    if value is None:
-        return ""
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    return str(value)
-
-
 def write_package(out: Path, tables: dict[str, list[dict]], schema: Schema) -> dict[str, int]:
     """Write each table as the contract's CSV (every field of the schema, in its order; missing
     values empty) plus a copy of the project's ``datapackage.json``. Returns rows written per table."""
@@ -357,15 +348,7 @@ def write_package(out: Path, tables: dict[str, list[dict]], schema: Schema) -> d
     counts = {}
     for name, rows in tables.items():
         table = schema[name]
-        columns = table.field_names
-        unknown = {k for r in rows for k in r} - set(columns)
-        if unknown:  # a programming error, not a data one
-            raise ValueError(f"{name}: campos fora do esquema: {sorted(unknown)}")
-        with open(out / table.filename, "w", encoding="utf-8", newline="") as fh:
-            writer = csv.writer(fh, lineterminator="\n")
-            writer.writerow(columns)
-            writer.writerows([_cell(r.get(c)) for c in columns] for r in rows)
-        counts[name] = len(rows)
+        counts[name] = write_table(out / table.filename, table.field_names, rows)
     shutil.copyfile(schema.path, out / "datapackage.json")
     return counts
 
