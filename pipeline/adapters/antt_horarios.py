@@ -14,10 +14,9 @@ from ..schema import Schema, load_schema
 from .common import (
     Carriers,
     IngestReport,
+    RowChecker,
     fold,
-    parse_cnpj,
     parse_date_br,
-    parse_description,
     read_export,
     write_package,
     write_report,
@@ -120,39 +119,23 @@ def ingest(path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
     schema = schema or load_schema()
     export = read_export(path, HEADER)
     report = IngestReport(fonte=Path(path).name, adaptador=NAME, codificacao=export.encoding)
-    prefix_re = re.compile(schema["linhas"].field("prefixo")["constraints"]["pattern"])
     directions = schema["horarios"].field("sentido")["constraints"]["enum"]
     flag_fields = schema["horarios"].fields_of_type("boolean")
     if sorted(flag_fields) != sorted(FLAG_COLUMNS.values()):
         raise AssertionError("os dias e meses de horarios no esquema mudaram; atualize FLAG_COLUMNS")
-    width = len(HEADER)
 
     carriers = Carriers(report)
     lines: dict[str, dict] = {}  # prefixo -> row of linhas
     line_first: dict[str, tuple[int, str, str]] = {}  # prefixo -> (line, descricao, cnpj) of its first row
     categories: dict[str, set[str]] = {}
     horarios: list[dict] = []
-    seen: dict[tuple, int] = {}  # exact row -> its first line
 
+    checker = RowChecker(report, HEADER, schema)
     for n, raw in export.rows:
-        key = tuple(raw)
-        if key in seen:
-            report.duplicate(n, seen[key])
+        start = checker.start(n, raw)
+        if start is None:
             continue
-        seen[key] = n
-        if len(raw) != width:
-            report.reject(n, f"número de colunas: a linha tem {len(raw)} colunas; o cabeçalho tem {width}", raw)
-            continue
-        row = dict(zip(HEADER, raw))
-        cnpj, why = parse_cnpj(row["cnpj"])
-        if why is None and not row["razao_social"].strip():
-            why = 'razão social ausente: coluna "razao_social" vazia'
-        prefixo = row["prefixo"].strip()
-        if why is None and not prefix_re.fullmatch(prefixo):
-            why = f'prefixo ilegível: coluna "prefixo" = "{row["prefixo"]}" não é NN-NNNN-NN nem AAAA0000000'
-        ends = None
-        if why is None:
-            ends, why = parse_description(row["descricao_linha"])
+        row, cnpj, prefixo, ends, why = start.row, start.cnpj, start.prefixo, start.ends, start.why
         categoria = vehicle_category(row["tipo_veiculo"]) if why is None else None
         if why is None and categoria is None:
             why = f'tipo de veículo desconhecido: coluna "tipo_veiculo" = "{row["tipo_veiculo"]}"'

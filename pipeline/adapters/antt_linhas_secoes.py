@@ -17,9 +17,8 @@ from .common import (
     Carriers,
     Ends,
     IngestReport,
+    RowChecker,
     fold,
-    parse_cnpj,
-    parse_description,
     parse_place_code,
     read_export,
     write_package,
@@ -90,8 +89,6 @@ def ingest(path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
     schema = schema or load_schema()
     export = read_export(path, HEADER)
     report = IngestReport(fonte=Path(path).name, adaptador=NAME, codificacao=export.encoding)
-    prefix_re = re.compile(schema["linhas"].field("prefixo")["constraints"]["pattern"])
-    width = len(HEADER)
 
     carriers = Carriers(report)
     lines: dict[str, dict] = {}
@@ -99,27 +96,13 @@ def ingest(path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
     line_ends: dict[str, Ends] = {}
     sections: dict[tuple, dict] = {}  # primary key of secoes -> row
     section_line: dict[tuple, int] = {}
-    seen: dict[tuple, int] = {}
 
+    checker = RowChecker(report, HEADER, schema)
     for n, raw in export.rows:
-        key = tuple(raw)
-        if key in seen:
-            report.duplicate(n, seen[key])
+        start = checker.start(n, raw)
+        if start is None:
             continue
-        seen[key] = n
-        if len(raw) != width:
-            report.reject(n, f"número de colunas: a linha tem {len(raw)} colunas; o cabeçalho tem {width}", raw)
-            continue
-        row = dict(zip(HEADER, raw))
-        cnpj, why = parse_cnpj(row["cnpj"])
-        if why is None and not row["razao_social"].strip():
-            why = 'razão social ausente: coluna "razao_social" vazia'
-        prefixo = row["prefixo"].strip()
-        if why is None and not prefix_re.fullmatch(prefixo):
-            why = f'prefixo ilegível: coluna "prefixo" = "{row["prefixo"]}" não é NN-NNNN-NN nem AAAA0000000'
-        ends = None
-        if why is None:
-            ends, why = parse_description(row["descricao_linha"])
+        row, cnpj, prefixo, ends, why = start.row, start.cnpj, start.prefixo, start.ends, start.why
         ambito = ambit(row["ambito_linha"])
         if why is None and ambito is None:
             why = f'âmbito desconhecido: coluna "ambito_linha" = "{row["ambito_linha"]}"'

@@ -337,6 +337,54 @@ def parse_description(value: str, column: str = "descricao_linha") -> tuple[Ends
     return Ends(om, ou, dm, du), None
 
 
+# --- the checks every export row passes first --------------------------------------------------
+
+
+@dataclass
+class RowStart:
+    """What the first checks of an export row found: the row by column, its normalised CNPJ and
+    prefix, the line's ends, and the first reason to reject it (``None`` when there is none yet)."""
+
+    row: dict[str, str]
+    cnpj: str
+    prefixo: str
+    ends: Ends | None
+    why: str | None
+
+
+class RowChecker:
+    """Exact duplicates and wrong widths are reported here and give ``None``; otherwise the CNPJ, the
+    razão social, the prefix (the schema's pattern) and the description are read, in that order."""
+
+    def __init__(self, report: IngestReport, header: list[str], schema: Schema):
+        self.report, self.header = report, header
+        self.prefix_re = re.compile(schema["linhas"].field("prefixo")["constraints"]["pattern"])
+        self.seen: dict[tuple, int] = {}  # exact row -> its first line
+
+    def start(self, n: int, raw: list[str]) -> RowStart | None:
+        key = tuple(raw)
+        if key in self.seen:
+            self.report.duplicate(n, self.seen[key])
+            return None
+        self.seen[key] = n
+        if len(raw) != len(self.header):
+            self.report.reject(
+                n, f"número de colunas: a linha tem {len(raw)} colunas; o cabeçalho tem {len(self.header)}", raw
+            )
+            return None
+        row = dict(zip(self.header, raw))
+        cnpj, why = parse_cnpj(row["cnpj"])
+        if why is None and not row["razao_social"].strip():
+            why = 'razão social ausente: coluna "razao_social" vazia'
+        prefixo = row["prefixo"].strip()
+        if why is None and not self.prefix_re.fullmatch(prefixo):
+            why = f'prefixo ilegível: coluna "prefixo" = "{row["prefixo"]}" não é NN-NNNN-NN nem AAAA0000000'
+        ends = None
+        if why is None:
+            ends, why = parse_description(row["descricao_linha"])
+        return RowStart(row, cnpj, prefixo, ends, why)
+
+
 # --- writing ----------------------------------------------------------------------------------
 
 
