@@ -16,6 +16,7 @@ from .common import (
     IngestReport,
     RowChecker,
     fold,
+    line_record,
     parse_date_br,
     read_export,
     write_package,
@@ -162,15 +163,8 @@ def ingest(path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
 
         descricao = " ".join(row["descricao_linha"].split())
         if prefixo not in lines:
-            lines[prefixo] = {
-                "prefixo": prefixo,
-                "descricao": descricao,
-                "origem_municipio": ends.origem_municipio,
-                "origem_uf": ends.origem_uf,
-                "destino_municipio": ends.destino_municipio,
-                "destino_uf": ends.destino_uf,
-                "ambito": "internacional" if ends.international else None,  # settled after the loop
-            }
+            # ambito settled after the loop unless a country is at one end
+            lines[prefixo] = line_record(prefixo, descricao, ends, "internacional" if ends.international else None)
             line_first[prefixo] = (n, descricao, cnpj)
             categories[prefixo] = set()
         else:

@@ -19,6 +19,7 @@ from .common import (
     IngestReport,
     RowChecker,
     fold,
+    line_record,
     parse_place_code,
     read_export,
     write_package,
@@ -130,15 +131,7 @@ def ingest(path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
 
         descricao = " ".join(row["descricao_linha"].split())
         if prefixo not in lines:
-            lines[prefixo] = {
-                "prefixo": prefixo,
-                "descricao": descricao,
-                "origem_municipio": ends.origem_municipio,
-                "origem_uf": ends.origem_uf,
-                "destino_municipio": ends.destino_municipio,
-                "destino_uf": ends.destino_uf,
-                "ambito": ambito,
-            }
+            lines[prefixo] = line_record(prefixo, descricao, ends, ambito)
             line_first[prefixo] = (n, descricao, cnpj, ambito)
             line_ends[prefixo] = ends
         else:

@@ -385,6 +385,19 @@ class RowChecker:
         return RowStart(row, cnpj, prefixo, ends, why)
 
 
+def line_record(prefixo: str, descricao: str, ends: Ends, ambito: str | None) -> dict:
+    """The ``linhas`` row of an export's line: its prefix, description (spaces folded) and ends."""
+    return {
+        "prefixo": prefixo,
+        "descricao": descricao,
+        "origem_municipio": ends.origem_municipio,
+        "origem_uf": ends.origem_uf,
+        "destino_municipio": ends.destino_municipio,
+        "destino_uf": ends.destino_uf,
+        "ambito": ambito,
+    }
+
+
 # --- writing ----------------------------------------------------------------------------------
 
 
