@@ -20,7 +20,7 @@ from .package import read_source
 from .progress import Progress
 from .publish import publish
 from .schema import Schema, load_schema
-from .settings import Settings
+from .settings import OWNED_MARKER, Settings
 from .site.context import SiteData
 from .validation import Report, validate
 
@@ -86,6 +86,7 @@ def _swap_into_place(staging: Path, out: Path) -> None:
 
 
 def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
+    settings.check_outputs()
     schema = load_schema()
     progress = progress or Progress()
     report = check(settings, schema, progress)
@@ -96,6 +97,7 @@ def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
     staging = settings.out.with_name(f".{settings.out.name}.staging")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
+    (staging / OWNED_MARKER).write_text("site gerado por python -m pipeline build\n", encoding="utf-8")
     try:
         with progress.stage("publicação"):
             descriptor = publish(derived, report, schema, staging / "dados", progress)

@@ -20,6 +20,7 @@ from whoosh.qparser import MultifieldParser
 from whoosh.support.charset import accent_map
 
 from .identifiers import format_cnpj
+from .settings import OWNED_MARKER
 
 _TEXT = StandardAnalyzer(minsize=1, stoplist=None) | CharsetFilter(accent_map)
 
@@ -88,6 +89,7 @@ def build_index(site, folder: Path) -> int:
     staging = folder.with_name(f".{folder.name}.staging")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
+    (staging / OWNED_MARKER).write_text("índice de busca gerado por python -m pipeline build\n", encoding="utf-8")
     ix = index.create_in(staging, SCHEMA)
     writer = ix.writer()
     count = 0

@@ -12,6 +12,26 @@ from pathlib import Path
 
 from . import PROJECT_ROOT, SAMPLE_DIR
 
+# Written into every folder the build replaces as a whole (the site, the Whoosh index): a folder that
+# exists, is not empty and lacks it is not the portal's, and the build refuses to replace it.
+OWNED_MARKER = ".gerado-pelo-portal"
+
+
+def replaceable(folder: Path) -> bool:
+    """Whether the build may replace ``folder``: absent, empty, or made by an earlier build (the
+    marker, or from builds before it: a site with ``dados/datapackage.json``, a Whoosh index)."""
+    folder = Path(folder)
+    if not folder.exists():
+        return True
+    if not folder.is_dir():
+        return False
+    return (
+        not any(folder.iterdir())
+        or (folder / OWNED_MARKER).is_file()
+        or ((folder / "index.html").is_file() and (folder / "dados" / "datapackage.json").is_file())
+        or any(folder.glob("_MAIN_*.toc"))
+    )
+
 
 class SettingsError(ValueError):
     """A setting is wrong; the message says which and how to fix it (pt-BR, shown to the user)."""
@@ -52,6 +72,18 @@ class Settings:
             raise SettingsError(f"a pasta de saída {self.out} não pode ser a pasta de dados nem a do projeto")
         if not Path(self.pelican_conf).is_file():
             raise SettingsError(f"configuração do Pelican não encontrada: {self.pelican_conf}")
+
+    def check_outputs(self) -> None:
+        """The build replaces its output folders whole: refuse any that another program made."""
+        folders = [("de saída (--out)", self.out)]
+        if self.search_index:
+            folders.append(("do índice de busca (--index)", Path(self.whoosh_dir)))
+        for name, folder in folders:
+            if not replaceable(folder):
+                raise SettingsError(
+                    f"a pasta {name} {folder} já existe e não foi gerada pelo portal; "
+                    "o build a substituiria inteira: escolha uma pasta nova ou vazia"
+                )
 
     def with_overrides(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)

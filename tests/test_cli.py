@@ -108,3 +108,25 @@ def test_control_characters_in_data_are_not_printed_raw(package):
     line = next(line for line in proc.stderr.splitlines() if 'coluna "cnpj"' in line)
     assert "\x1b" not in proc.stderr
     assert '"\ufffd[2J11222333000181"' in line
+
+
+def test_build_refuses_to_replace_a_folder_it_did_not_make(tmp_path):
+    precious = tmp_path / "documentos"
+    precious.mkdir()
+    (precious / "carta.txt").write_text("não apague", encoding="utf-8")
+    proc = run_cli("build", "--data", str(MINIMAL), "--out", str(precious), "--no-search")
+    assert proc.returncode == 2
+    assert f"a pasta de saída (--out) {precious} já existe e não foi gerada pelo portal" in proc.stderr
+    assert (precious / "carta.txt").read_text(encoding="utf-8") == "não apague"
+    index = run_cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "site"), "--index", str(precious))
+    assert index.returncode == 2 and "--index" in index.stderr
+    assert (precious / "carta.txt").is_file()
+
+
+def test_a_second_build_replaces_the_first(tmp_path):
+    out = tmp_path / "site"
+    for _ in range(2):
+        proc = run_cli("build", "--data", str(MINIMAL), "--out", str(out), "--as-of", "2026-06-30",
+                       "--index", str(tmp_path / "busca"))
+        assert proc.returncode == 0, proc.stderr
+    assert (out / ".gerado-pelo-portal").is_file() and (tmp_path / "busca" / ".gerado-pelo-portal").is_file()
