@@ -14,9 +14,9 @@ from ..schema import Schema, load_schema
 from .common import (
     Carriers,
     IngestReport,
+    Lines,
     RowChecker,
     fold,
-    line_record,
     parse_date_br,
     read_export,
     write_package,
@@ -126,8 +126,7 @@ def ingest(path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
         raise AssertionError("os dias e meses de horarios no esquema mudaram; atualize FLAG_COLUMNS")
 
     carriers = Carriers(report)
-    lines: dict[str, dict] = {}  # prefixo -> row of linhas
-    line_first: dict[str, tuple[int, str, str]] = {}  # prefixo -> (line, descricao, cnpj) of its first row
+    lines = Lines(report)
     categories: dict[str, set[str]] = {}
     horarios: list[dict] = []
 
@@ -162,18 +161,11 @@ def ingest(path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
         carriers.add(cnpj, row["razao_social"], n)
 
         descricao = " ".join(row["descricao_linha"].split())
-        if prefixo not in lines:
-            # ambito settled after the loop unless a country is at one end
-            lines[prefixo] = line_record(prefixo, descricao, ends, "internacional" if ends.international else None)
-            line_first[prefixo] = (n, descricao, cnpj)
-            categories[prefixo] = set()
-        else:
-            first_n, first_desc, first_cnpj = line_first[prefixo]
-            if descricao != first_desc:
-                report.conflict("prefixo", prefixo, "descricao_linha", first_desc, descricao, n, first_n)
-            if cnpj != first_cnpj:
-                report.conflict("prefixo", prefixo, "cnpj", first_cnpj, cnpj, n, first_n)
-        categories[prefixo].add(categoria)
+        # ambito settled after the loop unless a country is at one end
+        lines.add(
+            n, prefixo, ends, "internacional" if ends.international else None, descricao_linha=descricao, cnpj=cnpj
+        )
+        categories.setdefault(prefixo, set()).add(categoria)
 
         horarios.append(
             {
@@ -190,7 +182,7 @@ def ingest(path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
 
     # A country at either end makes the line internacional, even when its rows are SEMI-URBANO (the
     # enum has one value per line); otherwise semiurbano only when every kept row of it is.
-    for prefixo, line in lines.items():
+    for prefixo, line in lines.rows.items():
         if line["ambito"] is None:
             line["ambito"] = "semiurbano" if categories[prefixo] == {"semiurbano"} else "interestadual"
 
@@ -198,7 +190,7 @@ def ingest(path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
         out,
         {
             "transportadoras": carriers.rows(),
-            "linhas": [lines[p] for p in sorted(lines)],
+            "linhas": [lines.rows[p] for p in sorted(lines.rows)],
             "horarios": horarios,
         },
         schema,

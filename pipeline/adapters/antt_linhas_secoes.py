@@ -17,9 +17,9 @@ from .common import (
     Carriers,
     Ends,
     IngestReport,
+    Lines,
     RowChecker,
     fold,
-    line_record,
     parse_place_code,
     read_export,
     write_package,
@@ -92,8 +92,7 @@ def ingest(path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
     report = IngestReport(fonte=Path(path).name, adaptador=NAME, codificacao=export.encoding)
 
     carriers = Carriers(report)
-    lines: dict[str, dict] = {}
-    line_first: dict[str, tuple[int, str, str, str]] = {}  # prefixo -> (line, descricao, cnpj, ambito)
+    lines = Lines(report)
     line_ends: dict[str, Ends] = {}
     sections: dict[tuple, dict] = {}  # primary key of secoes -> row
     section_line: dict[tuple, int] = {}
@@ -130,19 +129,8 @@ def ingest(path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
         carriers.add(cnpj, row["razao_social"], n)
 
         descricao = " ".join(row["descricao_linha"].split())
-        if prefixo not in lines:
-            lines[prefixo] = line_record(prefixo, descricao, ends, ambito)
-            line_first[prefixo] = (n, descricao, cnpj, ambito)
+        if lines.add(n, prefixo, ends, ambito, descricao_linha=descricao, cnpj=cnpj, ambito_linha=ambito):
             line_ends[prefixo] = ends
-        else:
-            first_n, first_desc, first_cnpj, first_ambito = line_first[prefixo]
-            for campo, kept, other in (
-                ("descricao_linha", first_desc, descricao),
-                ("cnpj", first_cnpj, cnpj),
-                ("ambito_linha", first_ambito, ambito),
-            ):
-                if kept != other:
-                    report.conflict("prefixo", prefixo, campo, kept, other, n, first_n)
 
         pk = (
             prefixo,
@@ -172,20 +160,20 @@ def ingest(path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
     # A line's extension is its terminal-to-terminal section's (either direction), when listed.
     for s in sections.values():
         direction = _joins_terminals(s, line_ends[s["linha_prefixo"]])
-        line = lines[s["linha_prefixo"]]
+        line = lines.rows[s["linha_prefixo"]]
         if direction and s["extensao_km"] is not None and (direction == "ida" or "extensao_km" not in line):
             line["extensao_km"] = s["extensao_km"]
 
     for s in sections.values():
         s["extensao_km"] = _km(s["extensao_km"])
-    for line in lines.values():
+    for line in lines.rows.values():
         line["extensao_km"] = _km(line.get("extensao_km"))
 
     report.tabelas = write_package(
         out,
         {
             "transportadoras": carriers.rows(),
-            "linhas": [lines[p] for p in sorted(lines)],
+            "linhas": [lines.rows[p] for p in sorted(lines.rows)],
             "secoes": list(sections.values()),
         },
         schema,

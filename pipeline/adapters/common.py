@@ -385,17 +385,35 @@ class RowChecker:
         return RowStart(row, cnpj, prefixo, ends, why)
 
 
-def line_record(prefixo: str, descricao: str, ends: Ends, ambito: str | None) -> dict:
-    """The ``linhas`` row of an export's line: its prefix, description (spaces folded) and ends."""
-    return {
-        "prefixo": prefixo,
-        "descricao": descricao,
-        "origem_municipio": ends.origem_municipio,
-        "origem_uf": ends.origem_uf,
-        "destino_municipio": ends.destino_municipio,
-        "destino_uf": ends.destino_uf,
-        "ambito": ambito,
-    }
+class Lines:
+    """The linhas rows an export names, first row kept (``rows``: prefix -> row). A later row of the
+    same prefix that disagrees on a compared source column is a conflict, reported with both lines."""
+
+    def __init__(self, report: IngestReport):
+        self.report = report
+        self.rows: dict[str, dict] = {}
+        self._first: dict[str, tuple[int, dict[str, str]]] = {}
+
+    def add(self, line: int, prefixo: str, ends: Ends, ambito: str | None, **compared: str) -> bool:
+        """Record a row of the line; ``compared`` maps source columns to this row's values (the
+        description goes as ``descricao_linha``, spaces folded). Returns True for a new line."""
+        if prefixo in self.rows:
+            first_line, kept = self._first[prefixo]
+            for column, value in compared.items():
+                if kept[column] != value:
+                    self.report.conflict("prefixo", prefixo, column, kept[column], value, line, first_line)
+            return False
+        self.rows[prefixo] = {
+            "prefixo": prefixo,
+            "descricao": compared["descricao_linha"],
+            "origem_municipio": ends.origem_municipio,
+            "origem_uf": ends.origem_uf,
+            "destino_municipio": ends.destino_municipio,
+            "destino_uf": ends.destino_uf,
+            "ambito": ambito,
+        }
+        self._first[prefixo] = (line, compared)
+        return True
 
 
 # --- writing ----------------------------------------------------------------------------------
