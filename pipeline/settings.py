@@ -1,6 +1,6 @@
 """Build settings, declared once with their help text and validated with a helpful message.
 
-The CLI builds them from its arguments; tests build them with :meth:`Settings.with_overrides`.
+The CLI builds them from its arguments; tests pass keyword overrides of the defaults (``Settings(out=...)``).
 """
 
 from __future__ import annotations
@@ -85,8 +85,6 @@ class Settings:
                     "o build a substituiria inteira: escolha uma pasta nova ou vazia"
                 )
 
-    def with_overrides(self, **changes) -> Settings:
-        return dataclasses.replace(self, **changes)
 
 
 def parse_as_of(text: str) -> date:

@@ -37,10 +37,6 @@ class Report:
     def valid(self) -> bool:
         return not self.errors
 
-    @property
-    def rejected_rows(self) -> int:
-        return sum(self.rows_read.values()) - sum(len(t.rows) for t in self.accepted.values())
-
     def to_dict(self) -> dict:
         return {
             "valido": self.valid,
