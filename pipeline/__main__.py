@@ -11,7 +11,7 @@ from . import SAMPLE_DIR
 from .build import BuildError, build, check
 from .progress import for_stream
 from .settings import Settings, SettingsError, help_text, parse_as_of
-from .validation import Report
+from .validate import Report
 
 MAX_SHOWN = 50  # problems printed on the console; all of them are in validacao.json
 _CONTROL = dict.fromkeys([*range(0x00, 0x20), 0x7F], "\ufffd")
@@ -118,7 +118,7 @@ def cmd_build(args) -> int:
 
 
 def cmd_search(args) -> int:
-    from .search import IndexMissing, search
+    from .index.whoosh import IndexMissing, search
 
     try:
         total, hits = search(Path(args.index), " ".join(args.query), args.limit)

@@ -5,8 +5,6 @@ last good site)."""
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,15 +12,15 @@ from pelican import Pelican
 from pelican.log import console as pelican_console
 from pelican.settings import read_settings
 
-from . import search
 from .derive import Derived, derive
-from .package import read_source
+from .index import pagefind, whoosh
 from .progress import Progress
 from .publish import publish
+from .read import read_source
 from .schema import Schema, load_schema
 from .settings import OWNED_MARKER, Settings
 from .site.context import SiteData
-from .validation import Report, validate
+from .validate import Report, validate
 
 
 class BuildError(RuntimeError):
@@ -67,15 +65,6 @@ def render(site: SiteData, settings: Settings, out: Path) -> int:
     return sum(1 for _ in out.rglob("*.html"))
 
 
-def index(out: Path) -> None:
-    """Index stage: Pagefind's browser index of the pages, in ``out/pagefind/``."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "pagefind", "--site", str(out), "--silent"], capture_output=True, text=True
-    )
-    if proc.returncode != 0:
-        raise BuildError(f"Pagefind falhou ao indexar {out}: {proc.stderr.strip() or proc.stdout.strip()}")
-
-
 def _swap_into_place(staging: Path, out: Path) -> None:
     old = out.with_name(f".{out.name}.old")
     shutil.rmtree(old, ignore_errors=True)
@@ -106,8 +95,11 @@ def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             pages = render(site, settings, staging)
         if settings.search_index:
             with progress.stage("índice de busca"):
-                index(staging)
-                search.build_index(site, Path(settings.whoosh_dir))
+                try:
+                    pagefind.index(staging)
+                except pagefind.PagefindError as exc:
+                    raise BuildError(str(exc)) from None
+                whoosh.build_index(site, Path(settings.whoosh_dir))
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

@@ -49,13 +49,13 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 from . import SCHEMA_PATH
-from .enquadramentos import rows as enquadramento_rows
 from .identifiers import cnpj_check_digits
 from .legal import DECREE_PUBLICATION
 from .legal.caducidades import impedimento_ate
 from .legal.dates import add_months
+from .legal.enquadramentos import rows as enquadramento_rows
 from .legal.outorgas import vencimento
-from .package import write_table
+from .read.writer import write_table
 from .schema import load_schema
 
 DEFAULT_SEED = 952

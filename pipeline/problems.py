@@ -32,7 +32,7 @@ RULES: dict[str, str] = {
     "chave-primaria": 'a chave "{valor}" se repete; deve ser única na tabela',
     "chave-estrangeira": 'o valor "{valor}" não existe em {referencia}',
     "estrutura": "{detalhe}",
-    # the portal's own checks (pipeline/checks.py)
+    # the portal's own checks (pipeline/validate/checks.py)
     "cnpj-digitos": 'o CNPJ "{valor}" tem dígitos verificadores inválidos',
     "motivo-extincao-obrigatorio": "extinta_em está preenchido, mas falta o motivo da extinção (art. 28)",
     "motivo-sem-extincao": 'há motivo de extinção "{valor}" sem a data extinta_em',

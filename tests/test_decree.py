@@ -1,4 +1,4 @@
-"""pipeline.decree: the parsed text of Decreto nº 952/1993 and its article template."""
+"""pipeline.legal.decree: the parsed text of Decreto nº 952/1993 and its article template."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import pytest
 from bs4 import BeautifulSoup
 from jinja2 import Environment, FileSystemLoader
 
-from pipeline import DECREE_PATH, PROJECT_ROOT, enquadramentos
-from pipeline.decree import (
+from pipeline import DECREE_PATH, PROJECT_ROOT
+from pipeline.legal import enquadramentos
+from pipeline.legal.decree import (
     RESTORED_INITIAL_O,
     RIGHTS_NOTICE_ARTICLES,
     Article,
@@ -157,7 +158,7 @@ def test_art_78_groups_and_alineas(decree):
 
 
 def test_art_78_agrees_with_enquadramentos(decree):
-    # pipeline.enquadramentos reads art. 78 on its own; both readings must agree.
+    # pipeline.legal.enquadramentos reads art. 78 on its own; both readings must agree.
     ours = [(f"78-{g.label}-{a.label[0]}", g.label, a.text)
             for g in decree.article(78).caput.children for a in g.children]
     theirs = [(r["codigo"], r["grupo"], r["descricao"]) for r in enquadramentos.rows()]

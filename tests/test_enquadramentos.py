@@ -3,8 +3,8 @@
 from collections import Counter
 
 from pipeline import DECREE_PATH
-from pipeline.decree import load_decree
-from pipeline.enquadramentos import rows
+from pipeline.legal.decree import load_decree
+from pipeline.legal.enquadramentos import rows
 
 
 def test_counts_per_group_match_the_decree():

@@ -7,8 +7,8 @@ from datetime import date
 import pytest
 
 from pipeline.derive import derive
-from pipeline.package import read_source
-from pipeline.validation import validate
+from pipeline.read import read_source
+from pipeline.validate import validate
 
 
 def derived(package, schema, as_of=date(2026, 6, 30)):

@@ -22,8 +22,8 @@ from pipeline.generate import (
     generate,
 )
 from pipeline.identifiers import cnpj_is_valid
-from pipeline.package import read_source
-from pipeline.validation import validate
+from pipeline.read import read_source
+from pipeline.validate import validate
 
 TINY = {
     "transportadoras": 8,

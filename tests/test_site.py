@@ -211,7 +211,7 @@ def test_record_pages_are_indexed_for_search(site, url):
 
 def test_bundled_sample_shows_every_finding(tmp_path):
     from pipeline import SAMPLE_DIR
-    from pipeline.findings import RULES
+    from pipeline.derive.findings import RULES
 
     result = build(Settings(data=(SAMPLE_DIR,), out=tmp_path / "s", as_of=AS_OF, search_index=False))
     assert result.report.valid

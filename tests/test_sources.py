@@ -6,8 +6,8 @@ import shutil
 
 from conftest import MINIMAL, run_cli
 
-from pipeline.package import read_source
-from pipeline.validation import validate
+from pipeline.read import read_source
+from pipeline.validate import validate
 
 
 def folders(tmp_path):

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from pipeline.package import read_source
-from pipeline.validation import validate
+from pipeline.read import read_source
+from pipeline.validate import validate
 
 
 def problems(path, schema, lenient=False):

@@ -22,7 +22,7 @@ from datetime import date
 from pathlib import Path
 
 from ..identifiers import cnpj_is_valid, normalise_cnpj
-from ..package import write_table
+from ..read.writer import write_table
 from ..schema import Schema
 
 REPORT_NAME = "ingest-report.json"

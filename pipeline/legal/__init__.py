@@ -1,7 +1,7 @@
 """The decree's rules, one small function each, citing its article.
 
 ``dates`` holds all the date arithmetic (art. 96; Código Civil art. 132 § 3; business days);
-one module per table holds that table's derived fields. :mod:`pipeline.findings` applies the
+one module per table holds that table's derived fields. :mod:`pipeline.derive.findings` applies the
 rules across tables.
 """
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..derive import Derived
 from ..schema import Schema
-from ..validation import Report
+from ..validate import Report
 from . import archive, database, datapackage, spreadsheet, tabular
 
 PACKAGE_ZIP = "pacote-completo.zip"

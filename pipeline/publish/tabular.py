@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..schema import Schema
-from ..validation import Report
+from ..validate import Report
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 

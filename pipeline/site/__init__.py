@@ -9,7 +9,7 @@ from __future__ import annotations
 from pelican import signals
 from pelican.generators import Generator
 
-from ..decree import RIGHTS_NOTICE_ARTICLES, load_decree
+from ..legal.decree import RIGHTS_NOTICE_ARTICLES, load_decree
 from .context import SiteData
 from .filters import FILTERS
 
@@ -87,7 +87,7 @@ class CaducidadesGenerator(RecordPagesGenerator):
 
 class FindingsGenerator(PortalGenerator):
     def generate_output(self, writer):
-        from ..findings import RULES
+        from ..derive.findings import RULES
 
         self.page(writer, "achados/", "achados", regras=RULES)
 

@@ -13,7 +13,7 @@ import pandas as pd
 from ..identifiers import slugify
 from ..legal import DECREE_PUBLICATION
 from ..schema import Schema
-from ..validation import Report
+from ..validate import Report
 
 WEEKDAYS = [("segunda", "seg"), ("terca", "ter"), ("quarta", "qua"), ("quinta", "qui"), ("sexta", "sex"),
             ("sabado", "sáb"), ("domingo", "dom")]
@@ -158,7 +158,7 @@ class SiteData:
         """Attach each finding to every page it concerns (record, line, carrier)."""
         inf = self.tables["infracoes"]
         inf_owner = dict(zip(inf["numero_auto"], zip(inf["transportadora_cnpj"], inf["linha_prefixo"])))
-        from ..findings import RULES
+        from ..derive.findings import RULES
 
         titles = {rule.slug: rule.titulo for rule in RULES}
         out = []

@@ -11,14 +11,13 @@ from __future__ import annotations
 import csv
 import json
 from dataclasses import dataclass, field
-from datetime import date, datetime
 from pathlib import Path
 
 import pandas as pd
 
-from . import enquadramentos
-from .problems import Problem
-from .schema import Schema, Table
+from ..legal import enquadramentos
+from ..problems import Problem
+from ..schema import Schema, Table
 
 
 @dataclass
@@ -206,76 +205,3 @@ def read_source(folders: list[Path] | Path, schema: Schema, progress=None) -> So
             tables[name] = SourceTable(name, table.field_names, source=f"{name}.csv (ausente)")
             notes.append(f"{name}: arquivo ausente, tabela vazia")
     return SourcePackage(tables, problems, notes)
-
-
-# --- writing -----------------------------------------------------------------------------------
-
-
-def source_cell(value) -> str:
-    """A value as the source package writes it: empty for None, ``true``/``false``, else ``str``."""
-    if value is None:
-        return ""
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    return str(value)
-
-
-def write_table(path: Path, fields: list[str], rows) -> int:
-    """Write rows (dicts, possibly a stream) as a source-package CSV with the columns ``fields``;
-    a key outside ``fields`` is a programming error. Returns the number of rows."""
-    allowed = set(fields)
-    n = 0
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh, lineterminator="\n")
-        writer.writerow(fields)
-        for row in rows:
-            unknown = row.keys() - allowed
-            if unknown:
-                raise KeyError(f"{Path(path).name}: columns not in the schema: {sorted(unknown)}")
-            writer.writerow([source_cell(row.get(f)) for f in fields])
-            n += 1
-    return n
-
-
-# --- typing -----------------------------------------------------------------------------------
-
-
-def _to_date(v: str) -> date | None:
-    return date.fromisoformat(v) if v else None
-
-
-def _to_datetime(v: str) -> datetime | None:
-    return datetime.fromisoformat(v) if v else None
-
-
-def _to_number(v: str) -> float | None:
-    return float(v) if v != "" else None
-
-
-def _to_bool(v: str) -> bool | None:
-    return {"true": True, "false": False}.get(v)
-
-
-_CONVERTERS = {
-    "date": _to_date,
-    "datetime": _to_datetime,
-    "number": _to_number,
-    "integer": lambda v: int(v) if v != "" else None,
-    "boolean": _to_bool,
-}
-
-
-def typed_frame(table: Table, source: SourceTable) -> pd.DataFrame:
-    """Typed values (Python ``date``, ``float``, ``bool``; ``None`` for empty) of rows that passed
-    validation, so every conversion here succeeds. Booleans default to ``False`` (e.g. prorrogada)."""
-    df = source.frame()
-    for f in table.fields:
-        conv = _CONVERTERS.get(f.get("type", "string"))
-        if conv is not None:
-            values = [conv(v) for v in df[f["name"]]]
-            if f.get("type") == "boolean":
-                values = [bool(v) for v in values]
-            df[f["name"]] = pd.Series(values, index=df.index, dtype=object)
-    return df

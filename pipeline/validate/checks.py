@@ -11,10 +11,10 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from .identifiers import cnpj_is_valid, slugify
-from .package import SourceTable
-from .problems import Problem
-from .schema import Schema
+from ..identifiers import cnpj_is_valid, slugify
+from ..problems import Problem
+from ..read import SourceTable
+from ..schema import Schema
 
 Tables = dict[str, SourceTable]
 CHECKS: dict[str, Callable[[Tables, Schema], list[Problem]]] = {}

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from . import DECREE_PATH
+from .. import DECREE_PATH
 
 BlockKind = Literal["caput", "paragrafo", "inciso", "alinea", "texto"]
 

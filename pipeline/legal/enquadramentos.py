@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from . import DECREE_PATH
+from .. import DECREE_PATH
 
 _GROUP = re.compile(r"^(?P<roman>[IVX]+)\s*(?:-\s*)?Grupo (?P=roman):\s*$")
 _ALINEA = re.compile(r"^(?P<letter>[a-z])\)\s*(?P<text>.+?)\s*$")

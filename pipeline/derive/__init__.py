@@ -1,6 +1,6 @@
 """Derive stage: typed tables plus the derived fields of the data contract, as of a date.
 
-Each derived column comes from one function of :mod:`pipeline.legal`; :mod:`pipeline.findings` then
+Each derived column comes from one function of :mod:`pipeline.legal`; :mod:`pipeline.derive.findings` then
 adds the ``achados`` table. ``as_of`` is the only notion of "today".
 """
 
@@ -11,15 +11,16 @@ from datetime import date
 
 import pandas as pd
 
+from ..legal import caducidades as cad
+from ..legal import horarios as hor
+from ..legal import infracoes as inf
+from ..legal import outorgas as out
+from ..legal import promocoes as promo
+from ..legal.tarifas import FareHistory
+from ..read import SourceTable
+from ..schema import Schema
 from . import findings
-from .legal import caducidades as cad
-from .legal import horarios as hor
-from .legal import infracoes as inf
-from .legal import outorgas as out
-from .legal import promocoes as promo
-from .legal.tarifas import FareHistory
-from .package import SourceTable, typed_frame
-from .schema import Schema
+from .typed import typed_frame
 
 
 @dataclass

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field, replace
 
 from frictionless import Package
 
+from ..problems import TYPE_NAMES, Problem
+from ..read import SourcePackage, SourceTable
+from ..schema import Schema
 from .checks import run_checks
-from .package import SourcePackage, SourceTable
-from .problems import TYPE_NAMES, Problem
-from .schema import Schema
 
 
 @dataclass

@@ -19,8 +19,8 @@ from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.qparser import MultifieldParser
 from whoosh.support.charset import accent_map
 
-from .identifiers import format_cnpj
-from .settings import OWNED_MARKER
+from ..identifiers import format_cnpj
+from ..settings import OWNED_MARKER
 
 _TEXT = StandardAnalyzer(minsize=1, stoplist=None) | CharsetFilter(accent_map)
 
