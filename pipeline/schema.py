@@ -68,6 +68,15 @@ class Table:
                 return f
         raise KeyError(f"{self.name}.{name}")
 
+    def fields_in_group(self, group: str) -> list[dict]:
+        """The fields marked ``"x-grupo": group`` in the schema, in its order (e.g. horarios'
+        ``dia_da_semana`` and ``mes`` flags)."""
+        return [f for f in self.fields if f.get("x-grupo") == group]
+
+    def enum(self, name: str) -> list[str]:
+        """The allowed values of a field, in the schema's order."""
+        return list(self.field(name)["constraints"]["enum"])
+
     def fields_of_type(self, *types: str, derived: bool = False) -> list[str]:
         pool = self.fields + (self.derived_fields if derived else [])
         return [f["name"] for f in pool if f.get("type", "string") in types]
@@ -90,6 +99,22 @@ class Schema:
 
     def __getitem__(self, name: str) -> Table:
         return self.tables[name]
+
+    @property
+    def weekdays(self) -> list[str]:
+        """The timetable's weekday columns, Monday first (``x-grupo: dia_da_semana``)."""
+        return [f["name"] for f in self["horarios"].fields_in_group("dia_da_semana")]
+
+    @property
+    def months(self) -> list[str]:
+        """The timetable's month columns, January first (``x-grupo: mes``)."""
+        return [f["name"] for f in self["horarios"].fields_in_group("mes")]
+
+    @property
+    def categories(self) -> list[str]:
+        """Service categories from the lowest class to the highest: the order of the enum of
+        ``tarifas.categoria`` (the same in every table that has the field)."""
+        return self["tarifas"].enum("categoria")
 
     def source_descriptor(self) -> dict:
         """A plain Frictionless descriptor of the source package (portal keys removed)."""
