@@ -54,7 +54,7 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, str(ROOT))
     from pipeline import SAMPLE_DIR
-    from pipeline.generate import generate
+    from pipeline.sample import generate
 
     data = out / f"data-{args.scale}-{args.seed}"
     if not (data / "datapackage.json").exists():

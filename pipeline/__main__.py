@@ -34,7 +34,7 @@ def _print_report(report: Report, stream=sys.stderr) -> None:
 
 
 def cmd_generate(args) -> int:
-    from .generate import generate
+    from .sample import generate
 
     counts = generate(args.scale, args.seed, Path(args.out))
     for table, n in counts.items():
@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "data", None) is None and args.command == "build":
         args.data = [str(SAMPLE_DIR)]
     if args.command == "generate" and args.seed is None:
-        from .generate import DEFAULT_SEED
+        from .sample import DEFAULT_SEED
 
         args.seed = DEFAULT_SEED
     try:

@@ -12,7 +12,9 @@ import pytest
 
 from pipeline import SAMPLE_DIR, SCHEMA_PATH
 from pipeline.derive import derive
-from pipeline.generate import (
+from pipeline.identifiers import cnpj_is_valid
+from pipeline.read import read_source
+from pipeline.sample import (
     CATEGORIAS,
     DEFAULT_SEED,
     MINIMUM_SCALE,
@@ -21,8 +23,6 @@ from pipeline.generate import (
     SCALES,
     generate,
 )
-from pipeline.identifiers import cnpj_is_valid
-from pipeline.read import read_source
 from pipeline.validate import validate
 
 TINY = {
@@ -87,7 +87,7 @@ def test_the_descriptor_is_copied_byte_for_byte_but_never_onto_itself(tmp_path, 
     home = tmp_path / "datasets"
     home.mkdir()
     (home / "datapackage.json").write_bytes(SCHEMA_PATH.read_bytes())
-    monkeypatch.setattr("pipeline.generate.SCHEMA_PATH", home / "datapackage.json")
+    monkeypatch.setattr("pipeline.sample.SCHEMA_PATH", home / "datapackage.json")
     generate(TINY, 1, home)
     assert (home / "datapackage.json").read_bytes() == SCHEMA_PATH.read_bytes()
 
