@@ -3,6 +3,8 @@ OUTPUT_PATH and passes the data as PORTAL_DATA; nothing else is set anywhere els
 
 from pathlib import Path
 
+from pipeline.site.filters import FILTERS
+
 _HERE = Path(__file__).resolve().parent
 
 SITENAME = "Portal do Transporte Rodoviário Interestadual de Passageiros"
@@ -46,3 +48,6 @@ SLUGIFY_SOURCE = "basename"
 
 # Every data cell is hostile text: autoescape everything (Pelican's default is off).
 JINJA_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "autoescape": True, "extensions": []}
+
+# The theme's pt-BR filters, for every page (the hand-written pages too: their footer shows dates).
+JINJA_FILTERS = FILTERS

@@ -43,10 +43,11 @@ def cmd_generate(args) -> int:
 
 
 def cmd_ingest(args) -> int:
-    from .adapters import REPORT_NAME, IngestError, ingest
+    from .adapters import REPORT_NAME, IngestError, SourceOptions, ingest
 
+    options = SourceOptions(url=args.fonte_url or "", data=args.data_referencia or "", licenca=args.licenca or "")
     try:
-        report = ingest(args.adapter, Path(args.file), Path(args.out))
+        report = ingest(args.adapter, Path(args.file), Path(args.out), options=options)
     except IngestError as exc:
         print(f"erro: {clean(str(exc))}", file=sys.stderr)
         return 1
@@ -64,6 +65,8 @@ def cmd_ingest(args) -> int:
             file=sys.stderr,
         )
     print(f"fonte: {clean(report.fonte)} ({report.adaptador}, {report.codificacao})")
+    when = report.data_da_fonte
+    print(clean(f"data dos dados: {when.get('data') or 'não informada'} ({when.get('origem', '')})"))
     for count in ("lidas", "mantidas", "duplicadas", "rejeitadas"):
         print(f"{count}: {getattr(report, count)}")
     for table, n in report.tabelas.items():
@@ -95,6 +98,7 @@ def cmd_build(args) -> int:
         "data": tuple(args.data),
         "out": Path(args.out),
         "lenient": args.lenient,
+        "allow_mixed_sources": args.permitir_ficticios_com_reais,
         "search_index": not args.no_search,
         "whoosh_dir": Path(args.index),
     }
@@ -151,6 +155,10 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("adapter", choices=list(ADAPTERS), help="formato da exportação")
     i.add_argument("file", help="arquivo exportado pelo regulador")
     i.add_argument("--out", required=True, help="pasta de saída do pacote de origem")
+    i.add_argument("--fonte-url", help="endereço de onde a exportação foi baixada (padrão: o portal de dados abertos da ANTT)")
+    i.add_argument("--data-referencia", help="data dos dados ou da extração, AAAA, AAAA-MM ou AAAA-MM-DD "
+                   "(padrão: o ano no nome do arquivo, quando houver um só)")
+    i.add_argument("--licenca", help="licença da fonte (padrão: dados abertos governamentais, Decreto nº 8.777/2016)")
     i.set_defaults(func=cmd_ingest)
 
     v = sub.add_parser("validate", help="valida um pacote de origem")
@@ -163,6 +171,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--out", default="output", help=help_text("out"))
     b.add_argument("--as-of", help=help_text("as_of"))
     b.add_argument("--lenient", action="store_true", help=help_text("lenient"))
+    b.add_argument("--permitir-ficticios-com-reais", action="store_true", help=help_text("allow_mixed_sources"))
     b.add_argument("--no-search", action="store_true", help="não gera o índice de busca (mais rápido)")
     b.add_argument("--index", default=str(Settings.__dataclass_fields__["whoosh_dir"].default), help=help_text("whoosh_dir"))
     b.set_defaults(func=cmd_build)

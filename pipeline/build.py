@@ -45,7 +45,7 @@ def check(settings: Settings, schema: Schema | None = None, progress: Progress |
     schema = schema or load_schema()
     progress = progress or Progress()
     with progress.stage("leitura"):
-        source = read_source(list(settings.data), schema, progress)
+        source = read_source(list(settings.data), schema, progress, allow_mixed=settings.allow_mixed_sources)
     with progress.stage("validação"):
         return validate(source, schema, lenient=settings.lenient)
 
@@ -82,7 +82,9 @@ def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
     if not report.accepted:
         raise BuildError(f"{len(report.errors)} erro(s) na entrada; o site anterior foi mantido", report)
     with progress.stage("derivação"):
-        derived = derive(report.accepted, schema, settings.as_of)
+        derived = derive(
+            report.accepted, schema, settings.as_of, coverage=report.coverage, file_sources=report.file_sources
+        )
     staging = settings.out.with_name(f".{settings.out.name}.staging")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
@@ -91,7 +93,7 @@ def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
         with progress.stage("publicação"):
             descriptor = publish(derived, report, schema, staging / "dados", progress)
         with progress.stage("páginas"):
-            site = SiteData.build(derived.tables, schema, settings.as_of, report, descriptor)
+            site = SiteData.build(derived, schema, report, descriptor)
             pages = render(site, settings, staging)
         if settings.search_index:
             with progress.stage("índice de busca"):

@@ -52,3 +52,17 @@ def slugify(value: str) -> str:
     text = text.replace("º", "o").replace("ª", "a")
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+_CPF = re.compile(r"(?<!\d)\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)")
+
+
+def has_cpf(text: str) -> bool:
+    """Whether ``text`` holds something shaped like a natural person's CPF (000.000.000-00)."""
+    return bool(_CPF.search(text))
+
+
+def mask_cpf(text: str) -> str:
+    """Every CPF-shaped run masked, so that no report republishes one (LGPD)."""
+    return _CPF.sub("***.***.***-**", text)
+

@@ -101,6 +101,12 @@ class Schema:
         return self.tables[name]
 
     @property
+    def provenance_field(self) -> dict:
+        """The field every published source table gains: the id of the source of each row
+        (``x-campo-fonte`` of the descriptor; data contract, "Published rows can be traced")."""
+        return self.descriptor["x-campo-fonte"]
+
+    @property
     def weekdays(self) -> list[str]:
         """The timetable's weekday columns, Monday first (``x-grupo: dia_da_semana``)."""
         return [f["name"] for f in self["horarios"].fields_in_group("dia_da_semana")]
@@ -119,7 +125,8 @@ class Schema:
     def source_descriptor(self) -> dict:
         """A plain Frictionless descriptor of the source package (portal keys removed)."""
         d = copy.deepcopy(self.descriptor)
-        d.pop("publishedResources", None)
+        for key in ("publishedResources", "x-campo-fonte", "sources"):
+            d.pop(key, None)
         for r in d["resources"]:
             for k in _PORTAL_KEYS:
                 r.pop(k, None)

@@ -52,6 +52,11 @@ class Settings:
         default=False,
         metadata={"help": "publica as linhas válidas e as rejeitadas em tabela própria, em vez de falhar"},
     )
+    allow_mixed_sources: bool = field(
+        default=False,
+        metadata={"help": "aceita combinar fontes fictícias com reais (só para testes); "
+                          "o aviso de dados fictícios continua em todas as páginas"},
+    )
     search_index: bool = field(default=True, metadata={"help": "gera o índice Pagefind da busca no navegador"})
     whoosh_dir: Path = field(default=PROJECT_ROOT / ".cache" / "busca", metadata={
         "help": "pasta do índice Whoosh da busca por linha de comando (não publicado)"})

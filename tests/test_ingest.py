@@ -394,7 +394,12 @@ def test_output_follows_the_contract(problems, schema):
         assert raw.decode("utf-8").split("\n", 1)[0] == ",".join(schema[table].field_names)
     flags = {v for h in rows(out, "horarios") for f in schema["horarios"].fields_of_type("boolean") for v in [h[f]]}
     assert flags == {"true", "false"}
-    assert json.loads((out / "datapackage.json").read_text(encoding="utf-8")) == schema.descriptor
+    written = json.loads((out / "datapackage.json").read_text(encoding="utf-8"))
+    [source] = written.pop("sources")
+    assert written == {k: v for k, v in schema.descriptor.items() if k != "sources"}
+    # the folder declares its own provenance: the regulator's export, real, never the fictional sample's
+    assert source["publisher"].startswith("ANTT") and source["fictional"] is False
+    assert source["x-arquivo"] == "horarios-problemas.csv"
     report = check(Settings(data=(out,)))
     assert report.valid, [p.mensagem for p in report.errors]
 

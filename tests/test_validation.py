@@ -169,7 +169,9 @@ def test_folder_of_plain_csvs_with_a_missing_table_is_valid(package, schema):
     report, errors = problems(package.path, schema)
     assert errors == []
     assert report.accepted["caducidades"].rows == []
-    assert any("caducidades" in n and "vazia" in n for n in report.notes)
+    assert any("caducidades" in n and "não coberta" in n for n in report.notes)
+    assert report.coverage["caducidades"] == [] and report.covered("outorgas")
+    assert report.to_dict()["linhas_lidas"]["caducidades"] == "não coberto"
 
 
 @pytest.mark.parametrize("lenient", [False, True])

@@ -13,17 +13,19 @@ from pathlib import Path
 from .. import PROJECT_ROOT, SAMPLE_DIR
 from ..schema import Schema
 from . import antt_horarios, antt_linhas_secoes
-from .common import REPORT_NAME, IngestError, IngestReport
+from .common import REPORT_NAME, IngestError, IngestReport, SourceOptions
 
 ADAPTERS = {
     antt_horarios.NAME: antt_horarios.ingest,
     antt_linhas_secoes.NAME: antt_linhas_secoes.ingest,
 }
 
-__all__ = ["ADAPTERS", "REPORT_NAME", "IngestError", "IngestReport", "ingest"]
+__all__ = ["ADAPTERS", "REPORT_NAME", "IngestError", "IngestReport", "SourceOptions", "ingest"]
 
 
-def ingest(adapter: str, path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
+def ingest(
+    adapter: str, path: Path, out: Path, schema: Schema | None = None, options: SourceOptions | None = None
+) -> IngestReport:
     """Run the adapter named ``adapter`` on the export at ``path``, writing the package into ``out``.
 
     Raises :class:`IngestError` when the export cannot be read at all (nothing is written then).
@@ -34,4 +36,4 @@ def ingest(adapter: str, path: Path, out: Path, schema: Schema | None = None) ->
         raise IngestError(f"adaptador desconhecido: {adapter} (conhecidos: {', '.join(ADAPTERS)})") from None
     if Path(out).resolve() in (SAMPLE_DIR.resolve(), PROJECT_ROOT.resolve()):
         raise IngestError(f"{out}: a pasta de saída não pode ser a amostra do projeto nem a pasta do projeto")
-    return run(Path(path), Path(out), schema)
+    return run(Path(path), Path(out), schema, options)

@@ -16,46 +16,38 @@ from .common import (
     IngestReport,
     Lines,
     RowChecker,
+    SourceOptions,
     fold,
     parse_date_br,
     read_export,
+    source_entry,
     write_package,
     write_report,
 )
 
+TITLE = "Quadro de horários"  # the export's name at the regulator
 NAME = "antt-horarios"
 
-WEEKDAY_COLUMNS = {
-    "segunda_feira": "segunda",
-    "terca_feira": "terca",
-    "quarta_feira": "quarta",
-    "quinta_feira": "quinta",
-    "sexta_feira": "sexta",
-    "sabado": "sabado",
-    "domingo": "domingo",
+# The export's day and month columns, in its order; each stands for the horarios field in the same
+# position of the schema's weekday and month fields (Monday first, January first).
+EXPORT_DAY_COLUMNS = ("segunda_feira", "terca_feira", "quarta_feira", "quinta_feira", "sexta_feira", "sabado", "domingo")
+EXPORT_MONTH_COLUMNS = tuple(
+    "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro".split()
+)
+_SCHEMA = load_schema()
+FLAG_COLUMNS = {  # source column -> horarios field
+    **dict(zip(EXPORT_DAY_COLUMNS, _SCHEMA.weekdays, strict=True)),
+    **dict(zip(EXPORT_MONTH_COLUMNS, _SCHEMA.months, strict=True)),
 }
-MONTH_COLUMNS = {
-    m: m for m in "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro".split()
-}
-FLAG_COLUMNS = {**WEEKDAY_COLUMNS, **MONTH_COLUMNS}  # source column -> horarios field
 
 # The export's header, exactly (the file's first line); the flags' source columns follow the time.
 HEADER = "cnpj;razao_social;data_autorizacao;prefixo;descricao_linha;tipo_veiculo;sentido;horario".split(";")
 HEADER += list(FLAG_COLUMNS)
 
-# Service categories from the lowest class to the highest. A mixed vehicle ("MISTO - A / B") offers
-# both classes; it is classified by the highest one it offers (the fare ceiling that can apply to a
-# seat on it), and the source text is kept in horarios.tipo_veiculo.
-CATEGORY_ORDER = (
-    "semiurbano",
-    "convencional_sem_sanitario",
-    "convencional_com_sanitario",
-    "executivo",
-    "semileito",
-    "leito_sem_ar",
-    "leito_com_ar",
-    "cama",
-)
+# Service categories from the lowest class to the highest (the schema's enum order). A mixed vehicle
+# ("MISTO - A / B") offers both classes; it is classified by the highest one it offers (the fare ceiling
+# that can apply to a seat on it), and the source text is kept in horarios.tipo_veiculo.
+CATEGORY_ORDER = tuple(_SCHEMA.categories)
 
 # The export's vehicle types (accents and spacing ignored when matching) -> the contract's category.
 VEHICLE_TYPES = {
@@ -115,15 +107,13 @@ def parse_time(value: str) -> str | None:
     return f"{int(m[1]):02d}:{m[2]}"
 
 
-def ingest(path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
+def ingest(path: Path, out: Path, schema: Schema | None = None, options: SourceOptions | None = None) -> IngestReport:
     """Convert the timetable export at ``path`` into a source package in ``out``."""
     schema = schema or load_schema()
     export = read_export(path, HEADER)
     report = IngestReport(fonte=Path(path).name, adaptador=NAME, codificacao=export.encoding)
+    source = source_entry(TITLE, path, options or SourceOptions(), report)
     directions = schema["horarios"].field("sentido")["constraints"]["enum"]
-    flag_fields = schema["horarios"].fields_of_type("boolean")
-    if sorted(flag_fields) != sorted(FLAG_COLUMNS.values()):
-        raise AssertionError("os dias e meses de horarios no esquema mudaram; atualize FLAG_COLUMNS")
 
     carriers = Carriers(report)
     lines = Lines(report)
@@ -194,6 +184,7 @@ def ingest(path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
             "horarios": horarios,
         },
         schema,
+        source,
     )
     report.check()
     write_report(out, report)

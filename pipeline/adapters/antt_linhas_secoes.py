@@ -19,13 +19,16 @@ from .common import (
     IngestReport,
     Lines,
     RowChecker,
+    SourceOptions,
     fold,
     parse_place_code,
     read_export,
+    source_entry,
     write_package,
     write_report,
 )
 
+TITLE = "Linhas e seções"  # the export's name at the regulator
 NAME = "antt-linhas-secoes"
 
 # The export's header, exactly (the file's first line).
@@ -85,11 +88,12 @@ def _joins_terminals(section: dict, ends: Ends) -> str | None:
     return None
 
 
-def ingest(path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
+def ingest(path: Path, out: Path, schema: Schema | None = None, options: SourceOptions | None = None) -> IngestReport:
     """Convert the lines-and-sections export at ``path`` into a source package in ``out``."""
     schema = schema or load_schema()
     export = read_export(path, HEADER)
     report = IngestReport(fonte=Path(path).name, adaptador=NAME, codificacao=export.encoding)
+    source = source_entry(TITLE, path, options or SourceOptions(), report)
 
     carriers = Carriers(report)
     lines = Lines(report)
@@ -177,6 +181,7 @@ def ingest(path: Path, out: Path, schema: Schema | None = None) -> IngestReport:
             "secoes": list(sections.values()),
         },
         schema,
+        source,
     )
     report.check()
     write_report(out, report)

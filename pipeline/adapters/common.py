@@ -14,14 +14,13 @@ import csv
 import io
 import json
 import re
-import shutil
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
 
-from ..identifiers import cnpj_is_valid, normalise_cnpj
+from ..identifiers import cnpj_is_valid, normalise_cnpj, slugify
 from ..read.writer import write_table
 from ..schema import Schema
 
@@ -88,6 +87,7 @@ class IngestReport:
     sinalizadas: list[dict] = field(default_factory=list)
     conflitos: list[dict] = field(default_factory=list)
     codificacao: str = "latin-1"
+    data_da_fonte: dict = field(default_factory=dict)  # the data's date and where it came from
 
     def __post_init__(self) -> None:
         self._conflict_index: dict[tuple, dict] = {}  # not a field: stays out of to_dict()
@@ -419,16 +419,68 @@ class Lines:
 # --- writing ----------------------------------------------------------------------------------
 
 
-def write_package(out: Path, tables: dict[str, list[dict]], schema: Schema) -> dict[str, int]:
+@dataclass(frozen=True)
+class SourceOptions:
+    """What the user says of an export that the file does not say itself (``ingest`` options)."""
+
+    url: str = ""  # --fonte-url: where the export was downloaded
+    data: str = ""  # --data-referencia: date of the data or of the extraction (AAAA, AAAA-MM, AAAA-MM-DD)
+    licenca: str = ""  # --licenca
+
+
+ANTT = "ANTT — Agência Nacional de Transportes Terrestres"
+ANTT_OPEN_DATA = "https://dados.antt.gov.br/"
+# Open government data of the federal executive (Decreto nº 8.777/2016, the open-data policy).
+OPEN_DATA_LICENCE = "Dados abertos governamentais (Decreto nº 8.777/2016)"
+_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+_YEAR_IN_NAME = re.compile(r"(?<!\d)(19\d{2}|20\d{2})(?!\d)")
+
+
+class OptionError(IngestError):
+    """An ingest option is malformed."""
+
+
+def source_entry(title: str, path: Path, options: SourceOptions, report: IngestReport) -> dict:
+    """The ``sources`` entry of an ingested folder (data contract, "Coverage and provenance").
+
+    The regulator's exports carry no date of extraction: the date is ``--data-referencia`` when
+    given, else the one year in the file's name (``quadro-de-horarios-2021.csv``), else unknown; the
+    report says which.
+    """
+    date, how = options.data.strip(), "informada com --data-referencia"
+    if date and not _DATE.match(date):
+        raise OptionError(f'--data-referencia "{date}" não é AAAA, AAAA-MM nor AAAA-MM-DD'.replace(" nor ", " nem "))
+    if options.url and not options.url.startswith(("http://", "https://")):
+        raise OptionError(f'--fonte-url "{options.url}" deve começar com http:// ou https://')
+    if not date:
+        years = sorted(set(_YEAR_IN_NAME.findall(Path(path).name)))
+        date, how = (years[0], "ano tirado do nome do arquivo") if len(years) == 1 else ("", "não informada")
+    report.data_da_fonte = {"data": date, "origem": how}
+    full_title = f"{title} {date[:4]}" if date else title
+    return {
+        "name": slugify(f"antt-{full_title}"),
+        "title": full_title,
+        "publisher": ANTT,
+        "path": options.url or ANTT_OPEN_DATA,
+        "date": date,
+        "license": options.licenca or OPEN_DATA_LICENCE,
+        "fictional": False,
+        "x-arquivo": Path(path).name,
+    }
+
+
+def write_package(out: Path, tables: dict[str, list[dict]], schema: Schema, source: dict) -> dict[str, int]:
     """Write each table as the contract's CSV (every field of the schema, in its order; missing
-    values empty) plus a copy of the project's ``datapackage.json``. Returns rows written per table."""
+    values empty) plus the project's ``datapackage.json`` with this folder's ``sources``. Returns rows
+    written per table."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     counts = {}
     for name, rows in tables.items():
         table = schema[name]
         counts[name] = write_table(out / table.filename, table.field_names, rows)
-    shutil.copyfile(schema.path, out / "datapackage.json")
+    descriptor = dict(schema.descriptor, sources=[source])
+    (out / "datapackage.json").write_text(json.dumps(descriptor, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return counts
 
 

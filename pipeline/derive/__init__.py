@@ -6,7 +6,7 @@ adds the ``achados`` table. ``as_of`` is the only notion of "today".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 import pandas as pd
@@ -20,15 +20,20 @@ from ..legal.tarifas import FareHistory
 from ..read import SourceTable
 from ..schema import Schema
 from . import findings
+from .completeness import completeness
 from .typed import typed_frame
 
 
 @dataclass
 class Derived:
-    """The tables to publish: input columns, then derived ones, in the schema's order."""
+    """The tables to publish: input columns, then derived ones, in the schema's order, then the
+    ``fonte`` of each row. ``unchecked`` maps each finding rule that could not run to the input
+    tables no source covers."""
 
     tables: dict[str, pd.DataFrame]
     as_of: date
+    unchecked: dict[str, list[str]] = field(default_factory=dict)
+    completeness: dict = field(default_factory=dict)
 
 
 def _col(df: pd.DataFrame, values) -> pd.Series:
@@ -36,18 +41,16 @@ def _col(df: pd.DataFrame, values) -> pd.Series:
 
 
 def derive_outorgas(df: pd.DataFrame, as_of: date) -> None:
-    df["vencimento"] = _col(
-        df,
-        (
-            out.vencimento(*r)
-            for r in zip(df["instrumento"], df["modalidade"], df["inicio"], df["fim"], df["prorrogada"])
-        ),
-    )
+    terms = [
+        out.term(*r) for r in zip(df["instrumento"], df["modalidade"], df["inicio"], df["fim"], df["prorrogada"])
+    ]
+    df["vencimento"] = _col(df, (t.vencimento for t in terms))
+    df["vencimento_fundamento"] = _col(df, (t.fundamento for t in terms))
     df["situacao"] = _col(df, (out.situacao(v, e, as_of) for v, e in zip(df["vencimento"], df["extinta_em"])))
 
 
-def derive_linhas(df: pd.DataFrame, horarios: pd.DataFrame) -> None:
-    freq = hor.weekly_frequency(horarios.to_dict("records"))
+def derive_linhas(df: pd.DataFrame, horarios: pd.DataFrame, weekdays: list[str]) -> None:
+    freq = hor.weekly_frequency(horarios.to_dict("records"), weekdays)
     has_timetable = set(horarios["linha_prefixo"])
     for sentido in ("ida", "volta"):
         df[f"frequencia_semanal_{sentido}"] = _col(
@@ -102,16 +105,33 @@ def derive_infracoes(df: pd.DataFrame, enquadramentos: pd.DataFrame) -> None:
     df["prazo_recurso"] = _col(df, (inf.prazo_recurso(d) for d in df["decidido_em"]))
 
 
-def derive(accepted: dict[str, SourceTable], schema: Schema, as_of: date) -> Derived:
+def derive(
+    accepted: dict[str, SourceTable],
+    schema: Schema,
+    as_of: date,
+    *,
+    coverage: dict[str, list[str]] | None = None,
+    file_sources: dict[str, str] | None = None,
+) -> Derived:
+    """The published tables as of ``as_of``. ``coverage`` (table -> supplying sources; every table
+    covered when not given) decides which finding rules can run; ``file_sources`` (file -> source id)
+    fills each row's ``fonte``."""
     t = {name: typed_frame(schema[name], accepted[name]) for name in schema.tables}
     history = fare_history(t["tarifas"])
-    derive_linhas(t["linhas"], t["horarios"])
+    derive_linhas(t["linhas"], t["horarios"], schema.weekdays)
     derive_outorgas(t["outorgas"], as_of)
     derive_caducidades(t["caducidades"], as_of)
     derive_tarifas(t["tarifas"], history, as_of)
     derive_promocoes(t["tarifas_promocionais"], history, as_of)
     derive_infracoes(t["infracoes"], t["enquadramentos"])
+    fonte = schema.provenance_field["name"]
     for name, table in schema.tables.items():
-        t[name] = t[name][table.published_field_names].reset_index(drop=True)
-    t["achados"] = findings.find(t, schema)
-    return Derived(t, as_of)
+        source = accepted[name]
+        t[name][fonte] = _col(t[name], (
+            (file_sources or {}).get(source.file_of(i), "") for i in range(len(source.rows))
+        ))
+        t[name] = t[name][[*table.published_field_names, fonte]].reset_index(drop=True)
+    covered = {n for n in schema.tables if coverage is None or coverage.get(n)}
+    achados, unchecked = findings.find(t, schema, covered)
+    t["achados"] = achados
+    return Derived(t, as_of, unchecked, completeness(t, schema, covered))

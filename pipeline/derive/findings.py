@@ -24,15 +24,16 @@ class Rule:
     slug: str
     artigo: str  # e.g. "art. 29 § 6º"; the page links it to /decreto/#art-N
     titulo: str
+    tabelas: tuple[str, ...]  # the input tables it reads: it runs only when a source covers each
     fn: Callable
 
 
 RULES: list[Rule] = []
 
 
-def rule(slug: str, artigo: str, titulo: str):
+def rule(slug: str, artigo: str, titulo: str, tabelas: tuple[str, ...]):
     def register(fn):
-        RULES.append(Rule(slug, artigo, titulo, fn))
+        RULES.append(Rule(slug, artigo, titulo, tabelas, fn))
         return fn
 
     return register
@@ -57,7 +58,8 @@ def _outorgas_by_carrier_line(t) -> dict[tuple, list[tuple]]:
     return index
 
 
-@rule("promocao-sem-antecedencia", "art. 6º parágrafo único I", "Promoção sem 30 dias de antecedência")
+@rule("promocao-sem-antecedencia", "art. 6º parágrafo único I",
+      f"Promoção sem {promo.NOTICE_DAYS} dias de antecedência", ("tarifas_promocionais",))
 def promotion_without_notice(t):
     p = t["tarifas_promocionais"]
     for protocolo, ok, dias in zip(p["protocolo"], p["antecedencia_ok"], p["antecedencia_dias"]):
@@ -65,11 +67,13 @@ def promotion_without_notice(t):
             yield (
                 "tarifas_promocionais",
                 protocolo,
-                f"A promoção {protocolo} foi comunicada com {dias} dias de antecedência; o decreto exige no mínimo 30.",
+                f"A promoção {protocolo} foi comunicada com {dias} dias de antecedência; o decreto exigia no mínimo "
+                f"{promo.NOTICE_DAYS}.",
             )
 
 
-@rule("promocao-acima-do-maximo", "art. 6º; art. 82 IV", "Promoção igual ou acima da tarifa máxima")
+@rule("promocao-acima-do-maximo", "art. 6º; art. 82 IV", "Promoção igual ou acima da tarifa máxima",
+      ("tarifas_promocionais", "tarifas"))
 def promotion_above_maximum(t):
     p = t["tarifas_promocionais"]
     for protocolo, valor, maxima in zip(p["protocolo"], p["valor"], p["tarifa_maxima"]):
@@ -81,7 +85,8 @@ def promotion_above_maximum(t):
             )
 
 
-@rule("promocao-sem-outorga", "art. 1º; art. 78 VI a", "Promoção sem outorga na linha")
+@rule("promocao-sem-outorga", "art. 1º; art. 78 VI a", "Promoção sem outorga na linha",
+      ("tarifas_promocionais", "outorgas"))
 def promotion_without_outorga(t):
     index = _outorgas_by_carrier_line(t)
     p = t["tarifas_promocionais"]
@@ -96,7 +101,8 @@ def promotion_without_outorga(t):
             )
 
 
-@rule("outorga-durante-impedimento", "art. 29 § 6º", "Outorga durante impedimento por caducidade")
+@rule("outorga-durante-impedimento", "art. 29 § 6º", "Outorga durante impedimento por caducidade",
+      ("outorgas", "caducidades"))
 def outorga_while_barred(t):
     c = t["caducidades"]
     bars = defaultdict(list)
@@ -116,7 +122,8 @@ def outorga_while_barred(t):
                 )
 
 
-@rule("caducidade-sem-comunicacoes", "art. 29 § 3º", "Caducidade sem as duas comunicações prévias")
+@rule("caducidade-sem-comunicacoes", "art. 29 § 3º", "Caducidade sem as duas comunicações prévias",
+      ("caducidades",))
 def caducidade_without_notices(t):
     c = t["caducidades"]
     for ato, c1, c2 in zip(c["ato"], c["comunicacao_1_em"], c["comunicacao_2_em"]):
@@ -133,13 +140,14 @@ def caducidade_without_notices(t):
             text = f"Falta {falta} comunicação prévia à transportadora exigida antes do processo de caducidade."
         else:
             text = (
-                f"A segunda comunicação ({_br(c2)}) veio antes de terminar o prazo de 15 dias da primeira "
+                f"A segunda comunicação ({_br(c2)}) veio antes de terminar o prazo de {cad.NOTICE_DAYS} dias da primeira "
                 f"({_br(c1)}), que ia até {_br(cad.add_days(c1, cad.NOTICE_DAYS))}."
             )
         yield ("caducidades", ato, f"{ato}: {text}")
 
 
-@rule("operacao-apos-vencimento", "art. 1º; art. 78 VI a", "Operação após o fim da outorga")
+@rule("operacao-apos-vencimento", "art. 1º; art. 78 VI a", "Operação após o fim da outorga",
+      ("infracoes", "outorgas"))
 def operation_after_end(t):
     index = _outorgas_by_carrier_line(t)
     i = t["infracoes"]
@@ -166,8 +174,18 @@ def operation_after_end(t):
             )
 
 
-def find(tables: dict[str, pd.DataFrame], schema: Schema) -> pd.DataFrame:
-    """Every finding, in rule order then table order, as the ``achados`` table."""
+def find(
+    tables: dict[str, pd.DataFrame], schema: Schema, covered: set[str] | None = None
+) -> tuple[pd.DataFrame, dict[str, list[str]]]:
+    """Every finding, in rule order then table order, as the ``achados`` table; and, for each rule
+    that could not run because no source covers one of its input tables, those tables. A rule that
+    did not run says nothing: its silence is never a "no finding"."""
     columns = [f["name"] for f in schema.published_tables["achados"].fields]
-    rows = [(r.slug, r.artigo, tabela, chave, descricao) for r in RULES for tabela, chave, descricao in r.fn(tables)]
-    return pd.DataFrame(rows, columns=columns, dtype=object)
+    rows, unchecked = [], {}
+    for r in RULES:
+        missing = [name for name in r.tabelas if covered is not None and name not in covered]
+        if missing:
+            unchecked[r.slug] = missing
+            continue
+        rows += [(r.slug, r.artigo, tabela, chave, descricao) for tabela, chave, descricao in r.fn(tables)]
+    return pd.DataFrame(rows, columns=columns, dtype=object), unchecked

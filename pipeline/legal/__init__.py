@@ -11,3 +11,19 @@ from datetime import date
 # Diário Oficial da União of 8 October 1993. (The Planalto text's closing line reads "D.O.U. de
 # 5.4.1993", a date before the signature, so it cannot be the publication: it is a slip of that copy.)
 DECREE_PUBLICATION = date(1993, 10, 8)
+
+
+def numbers() -> dict[str, int]:
+    """The decree's numbers that pages state, by name, from the modules that apply them: templates
+    take them from here (the global ``lei``) and never spell them."""
+    from . import caducidades, infracoes, outorgas, promocoes
+
+    return {
+        "permissao_anos": outorgas.PERMIT_YEARS,  # art. 10
+        "emergencial_dias": outorgas.EMERGENCY_DAYS,  # art. 41
+        "impedimento_meses": caducidades.BAR_MONTHS,  # art. 29 § 6
+        "comunicacao_caducidade_dias": caducidades.NOTICE_DAYS,  # art. 29 § 3
+        "antecedencia_promocao_dias": promocoes.NOTICE_DAYS,  # art. 6 sole paragraph I
+        "defesa_dias_uteis": infracoes.DEFENCE_DAYS,  # art. 84 sole paragraph
+        "recurso_dias_uteis": infracoes.APPEAL_DAYS,  # art. 92
+    }

@@ -350,3 +350,19 @@ def transcription(numbers: Iterable[int] = RIGHTS_NOTICE_ARTICLES,
     """The articles ``numbers``, in the order given (by default those art. 34 has posted)."""
     decree = decree or load_decree()
     return [decree.article(n) for n in numbers]
+
+
+# Decreto nº 952/1993 was revoked by Decreto nº 2.521/1998. Every page that
+# shows the decree, or rights taken from it, says so: the portal publishes records made under the regime
+# it describes and never presents it as the law in force.
+REVOCATION = (
+    "O Decreto nº 952/1993 foi revogado pelo Decreto nº 2.521, de 20 de março de 1998. Este portal publica "
+    "registros feitos sob o regime que ele descrevia; o texto abaixo não é a lei em vigor."
+)
+
+# Notes the portal adds under an article, by its number: editorial, never part of the decree's text.
+EDITORIAL_NOTES = {
+    69: "Valores em cruzeiros reais (CR$) de 1993, transcritos como publicados; o portal não oferece conversão "
+        "para a moeda atual.",
+}
+

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 
 from . import DECREE_PUBLICATION
@@ -16,23 +17,50 @@ def predates_decree(inicio: date) -> bool:
     return inicio < DECREE_PUBLICATION
 
 
-def vencimento(instrumento: str, modalidade: str, inicio: date, fim: date | None, prorrogada: bool) -> date | None:
-    """Last day of an outorga's term.
+@dataclass(frozen=True)
+class Term:
+    """An outorga's last day and the rule that sets it (``fundamento``: the article first, then the
+    rule in plain pt-BR, as pages and the published ``vencimento_fundamento`` show it)."""
 
-    - Permissions: ``inicio`` + 15 years (art. 10), plus 15 more when renewed (art. 10; art. 24 XIV).
+    vencimento: date | None
+    fundamento: str
+
+
+def term(instrumento: str, modalidade: str, inicio: date, fim: date | None, prorrogada: bool) -> Term:
+    """Last day of an outorga's term, and its basis.
+
     - Permissions and authorizations that predate the decree, and were still current on its
       publication: kept for 15 years from the publication, renewable once (art. 94).
+    - Permissions: ``inicio`` + 15 years (art. 10), plus 15 more when renewed (art. 10; art. 24 XIV).
     - Emergency authorizations: ``inicio`` + 180 days (art. 41; counted by art. 96).
     - Other authorizations: their set end, ``fim`` (art. 3 IV); ``None`` when not set.
     """
     years = PERMIT_YEARS * (2 if prorrogada else 1)
+    renewed = f", prorrogado uma vez por igual período ({years} anos ao todo)" if prorrogada else ""
     if predates_decree(inicio) and (fim is None or fim >= DECREE_PUBLICATION):
-        return add_years(DECREE_PUBLICATION, years)
+        return Term(
+            add_years(DECREE_PUBLICATION, years),
+            f"art. 94: outorga anterior ao decreto e em vigor na sua publicação "
+            f"({DECREE_PUBLICATION:%d/%m/%Y}); prazo de {PERMIT_YEARS} anos contado da publicação{renewed}",
+        )
     if instrumento == "permissao":
-        return add_years(inicio, years)
+        return Term(
+            add_years(inicio, years),
+            f"art. 10: permissão por {PERMIT_YEARS} anos contados do início{renewed}",
+        )
     if modalidade == "emergencial":
-        return add_days(inicio, EMERGENCY_DAYS)
-    return fim
+        return Term(
+            add_days(inicio, EMERGENCY_DAYS),
+            f"art. 41: autorização emergencial por {EMERGENCY_DAYS} dias contados do início (art. 96)",
+        )
+    if fim is not None:
+        return Term(fim, "art. 3º IV: autorização com o fim fixado no ato")
+    return Term(None, "art. 3º IV: autorização sem fim fixado no ato; não há vencimento a calcular")
+
+
+def vencimento(instrumento: str, modalidade: str, inicio: date, fim: date | None, prorrogada: bool) -> date | None:
+    """Last day of an outorga's term (see :func:`term` for the rules and their articles)."""
+    return term(instrumento, modalidade, inicio, fim, prorrogada).vencimento
 
 
 def situacao(vencimento: date | None, extinta_em: date | None, as_of: date) -> str:

@@ -20,6 +20,7 @@ def write_xlsx(df: pd.DataFrame, resource: dict, path: Path, as_of) -> None:
     stamp = datetime.combine(as_of, time())
     wb.properties.created = wb.properties.modified = stamp
     wb.properties.creator = "portal"
+    wb.properties.title = resource.get("title", resource["name"])  # carries "Dados fictícios" when so
     ws = wb.create_sheet(title=resource["name"][:31])
     ws.append([name for name, _ in fields])
     columns = [(df[name].tolist(), ftype) for name, ftype in fields]

@@ -18,6 +18,7 @@ import pandas as pd
 from ..legal import enquadramentos
 from ..problems import Problem
 from ..schema import Schema, Table
+from .provenance import DECREE_SOURCE, Source, sources_of
 
 
 @dataclass
@@ -60,6 +61,17 @@ class SourcePackage:
     tables: dict[str, SourceTable]
     problems: list[Problem]  # structural problems found while reading (encoding, header, row width)
     notes: list[str]  # what was assumed: empty tables, tables supplied by the project
+    sources: list[Source] = field(default_factory=list)  # every source used, folders first
+    coverage: dict[str, list[str]] = field(default_factory=dict)  # table -> ids of the sources that supply it
+    file_sources: dict[str, str] = field(default_factory=dict)  # file as shown -> its source's id
+
+    def source_of_row(self, table: SourceTable, pos: int) -> str:
+        """The id of the source the row at ``pos`` of ``table`` came from."""
+        return self.file_sources[table.file_of(pos)]
+
+    @property
+    def fictional(self) -> bool:
+        return any(s.ficticia for s in self.sources)
 
 
 def _resource_paths(folder: Path) -> dict[str, str]:
@@ -161,30 +173,41 @@ def merge(table: Table, parts: list[SourceTable]) -> tuple[SourceTable, list[Pro
     return merged, problems
 
 
-def read_source(folders: list[Path] | Path, schema: Schema, progress=None) -> SourcePackage:
+def read_source(
+    folders: list[Path] | Path, schema: Schema, progress=None, *, allow_mixed: bool = False
+) -> SourcePackage:
     """Read every table of ``schema`` from every folder that has it, merged by :func:`merge`;
-    ``progress.advance`` is told after each table."""
+    ``progress.advance`` is told after each table. Files are named relative to their folder
+    (``pasta/linhas.csv``), never by a path of the build machine. Raises
+    :class:`~pipeline.read.provenance.SourceMixError` for fictional and real folders together."""
     if isinstance(folders, (str, Path)):
         folders = [Path(folders)]
     folders = [Path(f) for f in folders]
+    sources = sources_of(folders, allow_mixed=allow_mixed)
     tables: dict[str, SourceTable] = {}
     problems: list[Problem] = []
     notes: list[str] = []
+    coverage: dict[str, list[str]] = {}
+    file_sources: dict[str, str] = {}
     for done, (name, table) in enumerate(schema.tables.items()):
         if progress is not None:
             progress.advance(done, len(schema.tables))
         parts: list[SourceTable] = []
-        for folder in folders:
+        coverage[name] = []
+        for folder, src in zip(folders, sources):
             rel = _resource_paths(folder).get(name, table.filename)
             path = _safe_child(folder, rel)
             if path is None:
                 problems.append(
-                    Problem.of("caminho-inseguro", name, str(folder / "datapackage.json"), None, "path", rel)
+                    Problem.of("caminho-inseguro", name, f"{src.pasta}/datapackage.json", None, "path", rel)
                 )
             elif path.is_file():
-                part, found = read_csv_table(table, path, str(path))
+                shown = f"{src.pasta}/{path.relative_to(folder.resolve()).as_posix()}"
+                part, found = read_csv_table(table, path, shown)
                 parts.append(part)
                 problems += found
+                coverage[name].append(src.id)
+                file_sources[shown] = src.id
         if len(parts) == 1:
             tables[name] = parts[0]
         elif parts:
@@ -201,7 +224,10 @@ def read_source(folders: list[Path] | Path, schema: Schema, progress=None) -> So
                 "decreto (art. 78)",
             )
             notes.append("enquadramentos fornecidos pelo projeto a partir do art. 78 do decreto")
+            coverage[name] = [DECREE_SOURCE.id]
+            file_sources["decreto (art. 78)"] = DECREE_SOURCE.id
+            sources.append(DECREE_SOURCE)
         else:
             tables[name] = SourceTable(name, table.field_names, source=f"{name}.csv (ausente)")
-            notes.append(f"{name}: arquivo ausente, tabela vazia")
-    return SourcePackage(tables, problems, notes)
+            notes.append(f"{name}: nenhuma fonte fornece esta tabela (não coberta)")
+    return SourcePackage(tables, problems, notes, sources, coverage, file_sources)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from pelican import signals
 from pelican.generators import Generator
 
-from ..legal.decree import RIGHTS_NOTICE_ARTICLES, load_decree
+from ..legal import numbers as legal_numbers
+from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from .context import SiteData
 from .filters import FILTERS
 
@@ -21,6 +22,10 @@ class PortalGenerator(Generator):
         super().__init__(*args, **kwargs)
         self.env.filters.update(FILTERS)
         self.env.globals["rotulo"] = self.label
+        self.env.globals["lei"] = legal_numbers()
+        self.env.globals["cobertura"] = self.data.coverage
+        self.env.globals["revogacao"] = REVOCATION
+        self.env.globals["notas_editoriais"] = EDITORIAL_NOTES
 
     @property
     def data(self) -> SiteData:
@@ -89,7 +94,7 @@ class FindingsGenerator(PortalGenerator):
     def generate_output(self, writer):
         from ..derive.findings import RULES
 
-        self.page(writer, "achados/", "achados", regras=RULES)
+        self.page(writer, "achados/", "achados", regras=RULES, nao_verificadas=self.data.unchecked)
 
 
 class LawGenerator(PortalGenerator):

@@ -10,15 +10,14 @@ from datetime import date
 
 import pandas as pd
 
+from ..derive import Derived
 from ..identifiers import slugify
 from ..legal import DECREE_PUBLICATION
+from ..read.provenance import Source
 from ..schema import Schema
 from ..validate import Report
+from .coverage import Coverage
 
-WEEKDAYS = [("segunda", "seg"), ("terca", "ter"), ("quarta", "qua"), ("quinta", "qui"), ("sexta", "sex"),
-            ("sabado", "sáb"), ("domingo", "dom")]
-MONTHS = ["janeiro", "fevereiro", "marco", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
-          "novembro", "dezembro"]
 RECENT_INFRACTIONS = 50  # infraction notices listed on a carrier or line page; the rest are in /dados/
 
 
@@ -40,16 +39,38 @@ class SiteData:
     outorgas: list[dict] = field(default_factory=list)
     caducidades: list[dict] = field(default_factory=list)
     findings: list[dict] = field(default_factory=list)
-    counts: dict[str, int] = field(default_factory=dict)
+    counts: dict[str, int | None] = field(default_factory=dict)  # None: no source covers the table
+    coverage: Coverage | None = None
+    unchecked: dict[str, list[str]] = field(default_factory=dict)  # finding rule -> uncovered inputs
+    completeness: dict = field(default_factory=dict)
     decree_publication: date = DECREE_PUBLICATION
 
     @classmethod
-    def build(
-        cls, tables: dict[str, pd.DataFrame], schema: Schema, as_of: date, report: Report, descriptor: dict
-    ) -> SiteData:
-        data = cls(schema, as_of, report, descriptor, tables)
+    def build(cls, derived: Derived, schema: Schema, report: Report, descriptor: dict) -> SiteData:
+        data = cls(schema, derived.as_of, report, descriptor, derived.tables,
+                   coverage=Coverage({s.id: s for s in report.sources}, report.coverage),
+                   unchecked=derived.unchecked, completeness=derived.completeness)
         data._arrange()
         return data
+
+    @property
+    def fictional(self) -> bool:
+        """A source of the build is fictional: every page says so."""
+        return any(s.ficticia for s in self.report.sources)
+
+    @property
+    def sources(self) -> list[Source]:
+        return list(self.report.sources)
+
+    def covered(self, table: str) -> bool:
+        return self.coverage.covered(table)
+
+    @property
+    def rules_checked(self) -> int:
+        """How many finding rules ran (the others lack a covered input table)."""
+        from ..derive.findings import RULES
+
+        return len(RULES) - len(self.unchecked)
 
     def _arrange(self) -> None:
         t = self.tables
@@ -69,6 +90,7 @@ class SiteData:
                 infracoes_total=0,
                 linhas=[],
                 transportadoras=[],
+                conflitos=[],
             )
         outorgas = {}
         for r in _records(t["outorgas"]):
@@ -77,6 +99,7 @@ class SiteData:
                 slug=slugify(r["id"]),
                 caducidades=[],
                 achados=[],
+                conflitos=[],
                 transportadora=carriers.get(r["transportadora_cnpj"]),
                 linha=lines.get(r["linha_prefixo"]),
             )
@@ -95,6 +118,7 @@ class SiteData:
                 r,
                 slug=slugify(r["ato"]),
                 achados=[],
+                conflitos=[],
                 outorga=outorgas.get(r["outorga_id"]),
                 transportadora=carriers.get(r["transportadora_cnpj"]),
             )
@@ -105,10 +129,14 @@ class SiteData:
             lines[r["linha_prefixo"]]["tarifas"].append(r)
         for r in _records(t["secoes"]):
             lines[r["linha_prefixo"]]["secoes"].append(r)
+        horarios = self.schema["horarios"]
+        days = [(f["name"], f["title"][:3].lower()) for f in horarios.fields_in_group("dia_da_semana")]
+        months = [(f["name"], f["title"].lower()) for f in horarios.fields_in_group("mes")]
         for r in _records(t["horarios"]):
             lines[r["linha_prefixo"]]["horarios"].append(
                 dict(r, transportadora=carriers[r["transportadora_cnpj"]],
-                     dias=[short for day, short in WEEKDAYS if r[day]], meses=[m for m in MONTHS if r[m]])
+                     dias=[short for day, short in days if r[day]],
+                     meses=[name for m, name in months if r[m]], todos_os_dias=len(days), todos_os_meses=len(months))
             )
         promos = {}
         for r in _records(t["tarifas_promocionais"]):
@@ -128,17 +156,39 @@ class SiteData:
         self.outorgas = sorted(outorgas.values(), key=lambda o: o["id"])
         self.caducidades = sorted(caducidades.values(), key=lambda c: (c["data_declaracao"], c["ato"]))
         self.findings = findings
-        self.counts = {
-            "linhas": len(lines),
-            "transportadoras": len(carriers),
-            "outorgas": len(outorgas),
-            "outorgas_vigentes": sum(1 for o in outorgas.values() if o["situacao"] == "vigente"),
-            "caducidades": len(caducidades),
-            "tarifas": len(t["tarifas"]),
-            "promocoes": len(promos),
-            "infracoes": len(t["infracoes"]),
-            "achados": len(findings),
+        self._arrange_conflicts({"linhas": lines, "transportadoras": carriers, "outorgas": outorgas,
+                                 "caducidades": caducidades})
+        counts = {
+            "linhas": ("linhas", len(lines)),
+            "transportadoras": ("transportadoras", len(carriers)),
+            "outorgas": ("outorgas", len(outorgas)),
+            "outorgas_vigentes": ("outorgas", sum(1 for o in outorgas.values() if o["situacao"] == "vigente")),
+            "caducidades": ("caducidades", len(caducidades)),
+            "tarifas": ("tarifas", len(t["tarifas"])),
+            "promocoes": ("tarifas_promocionais", len(promos)),
+            "infracoes": ("infracoes", len(t["infracoes"])),
+            "horarios": ("horarios", len(t["horarios"])),
         }
+        self.counts = {k: (n if self.covered(table) else None) for k, (table, n) in counts.items()}
+        self.counts["achados"] = len(findings)
+
+    def _arrange_conflicts(self, pages: dict[str, dict]) -> None:
+        """Attach each conflict between sources to the page of its record and, through the schema's
+        foreign keys, to the pages of the records it refers to (a fare's line, a promotion's carrier)."""
+        for p in self.report.conflicts:
+            table = self.schema[p.tabela]
+            row = dict(zip(table.field_names, p.registro))
+            targets = []
+            if p.tabela in pages and table.primary_key:
+                targets.append(pages[p.tabela].get(row.get(table.primary_key[0])))
+            for fk in table.foreign_keys:
+                ref = fk["reference"]["resource"]
+                if ref in pages and ref != p.tabela:
+                    fields = fk["fields"] if isinstance(fk["fields"], str) else fk["fields"][0]
+                    targets.append(pages[ref].get(row.get(fields)))
+            for target in targets:
+                if target is not None:
+                    target["conflitos"].append(p)
 
     def _arrange_infractions(self, carriers: dict, lines: dict) -> None:
         """Counts per group of art. 78 and the most recent notices, per carrier and per line."""

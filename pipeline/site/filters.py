@@ -17,6 +17,14 @@ def data_br(value) -> str:
     return "—"
 
 
+def data_iso_br(value: str) -> str:
+    """'2020-03-01' -> 01/03/2020 (dates kept as ISO text, e.g. in the completeness report)."""
+    try:
+        return data_br(date.fromisoformat(value))
+    except (TypeError, ValueError):
+        return "—"
+
+
 def iso(value) -> str:
     return value.isoformat() if isinstance(value, date | datetime) else ""
 
@@ -48,6 +56,7 @@ def sim_nao(value) -> str:
 FILTERS = {
     "data_br": data_br,
     "iso": iso,
+    "data_iso_br": data_iso_br,
     "reais": reais,
     "numero": numero,
     "cnpj": format_cnpj,

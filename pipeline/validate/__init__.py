@@ -14,8 +14,11 @@ from frictionless import Package
 
 from ..problems import TYPE_NAMES, Problem
 from ..read import SourcePackage, SourceTable
+from ..read.provenance import Source
 from ..schema import Schema
 from .checks import run_checks
+
+NOT_COVERED = "não coberto"  # what counts of a table no source supplies read as (never 0)
 
 
 @dataclass
@@ -24,6 +27,20 @@ class Report:
     notes: list[str] = field(default_factory=list)
     rows_read: dict[str, int] = field(default_factory=dict)
     accepted: dict[str, SourceTable] = field(default_factory=dict)
+    sources: list[Source] = field(default_factory=list)
+    coverage: dict[str, list[str]] = field(default_factory=dict)  # table -> ids of the sources supplying it
+    file_sources: dict[str, str] = field(default_factory=dict)  # file as shown -> source id
+
+    def covered(self, table: str) -> bool:
+        return bool(self.coverage.get(table))
+
+    def count(self, counts: dict[str, int], table: str) -> int | str:
+        """A table's count, or "não coberto" when no source supplies the table."""
+        return counts.get(table, 0) if self.covered(table) else NOT_COVERED
+
+    @property
+    def conflicts(self) -> list[Problem]:
+        return [p for p in self.problems if p.regra == "conflito-entre-fontes"]
 
     @property
     def errors(self) -> list[Problem]:
@@ -42,8 +59,11 @@ class Report:
             "valido": self.valid,
             "erros": len(self.errors),
             "avisos": len(self.warnings),
-            "linhas_lidas": self.rows_read,
-            "linhas_aceitas": {n: len(t.rows) for n, t in self.accepted.items()},
+            "conflitos_entre_fontes": len(self.conflicts),
+            "fontes": [s.as_descriptor() for s in self.sources],
+            "cobertura": {n: self.coverage.get(n, []) or NOT_COVERED for n in self.rows_read},
+            "linhas_lidas": {n: self.count(self.rows_read, n) for n in self.rows_read},
+            "linhas_aceitas": {n: self.count({n: len(t.rows)}, n) for n, t in self.accepted.items()},
             "observacoes": self.notes,
             "problemas": [p.as_row() for p in self.problems],
         }
@@ -126,6 +146,9 @@ def validate(source: SourcePackage, schema: Schema, *, lenient: bool = False) ->
         problems=list(source.problems),
         notes=list(source.notes),
         rows_read={n: len(t.rows) for n, t in source.tables.items()},
+        sources=list(source.sources),
+        coverage=dict(source.coverage),
+        file_sources=dict(source.file_sources),
     )
     tables = dict(source.tables)
     seen: set[tuple] = set()

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from ..identifiers import cnpj_is_valid, slugify
+from ..identifiers import cnpj_is_valid, has_cpf, mask_cpf, slugify
 from ..problems import Problem
 from ..read import SourceTable
 from ..schema import Schema
@@ -21,7 +21,6 @@ CHECKS: dict[str, Callable[[Tables, Schema], list[Problem]]] = {}
 
 # Text columns whose values become URL slugs (data contract, "Stable URLs").
 SLUG_KEYS = {"linhas": "prefixo", "outorgas": "id", "caducidades": "ato", "transportadoras": "cnpj"}
-_CPF = re.compile(r"(?<!\d)\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)")
 _DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$")
 _DECIMAL2 = re.compile(r"^-?\d+(\.\d{1,2})?$")
 
@@ -193,10 +192,10 @@ def personal_data(tables: Tables, schema: Schema) -> list[Problem]:
         t = tables[name]
         cols = table.fields_of_type("string")
         for line, r, cells in _records(t):
-            hits = [c for c in cols if _CPF.search(r[c])]
+            hits = [c for c in cols if has_cpf(r[c])]
             if hits:  # the CPF itself is masked, so the report never republishes it
-                masked = [_CPF.sub("***.***.***-**", v) for v in cells]
-                out += [_problem("dado-pessoal", t, line, c, _CPF.sub("***.***.***-**", r[c]), masked) for c in hits]
+                masked = [mask_cpf(v) for v in cells]
+                out += [_problem("dado-pessoal", t, line, c, mask_cpf(r[c]), masked) for c in hits]
     return out
 
 

@@ -1,0 +1,159 @@
+"""Provenance: who published each source folder, what it is, of when, under which licence, and whether
+it is fictional; and which tables each source covers.
+
+A source folder declares itself in its ``datapackage.json`` ``sources`` (the first entry describes the
+folder; data contract, "Coverage and provenance")::
+
+    "sources": [{"name": "antt-quadro-de-horarios-2021", "title": "Quadro de horários 2021",
+                 "publisher": "ANTT", "path": "https://...", "date": "2021",
+                 "license": "...", "fictional": false}]
+
+A folder without a descriptor, or whose descriptor declares no source, still builds: its provenance
+reads "fonte não declarada" and it is not fictional. Fictional and real sources are never combined
+(unless explicitly allowed, for tests), because a page could then mix invented acts with real ones.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..identifiers import slugify
+from ..settings import SettingsError
+
+UNDECLARED = "fonte não declarada"
+
+
+class SourceMixError(SettingsError):
+    """A fictional source was given together with a real one."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """One source of the build: a folder, or the decree for the tables the project supplies."""
+
+    id: str  # stable short name; published rows carry it in their ``fonte`` column
+    pasta: str  # the folder's own name (never a path of the build machine)
+    titulo: str = ""
+    publicador: str = ""
+    url: str = ""
+    data: str = ""  # date of the data or of the extraction: AAAA, AAAA-MM or AAAA-MM-DD
+    licenca: str = ""
+    ficticia: bool = False
+    declarada: bool = True
+    relatorio: Path | None = field(default=None, compare=False)  # the adapter's ingest-report.json
+
+    @property
+    def rotulo(self) -> str:
+        """How pages name the source: "ANTT, Quadro de horários 2021" or "fonte não declarada (pasta x)"."""
+        if not self.declarada:
+            return f"{UNDECLARED} (pasta {self.pasta})"
+        return ", ".join(x for x in (self.publicador, self.titulo) if x) or self.id
+
+    @property
+    def data_br(self) -> str:
+        """The data's date in pt-BR form (2021, 06/2021 or 30/06/2021); "data não informada" when unknown."""
+        parts = self.data.split("-") if self.data else []
+        return "/".join(reversed(parts)) if parts else "data não informada"
+
+    def as_descriptor(self) -> dict:
+        """The source as an entry of the published ``datapackage.json`` ``sources``."""
+        d = {"name": self.id, "title": self.rotulo}
+        if self.url:
+            d["path"] = self.url
+        d.update({"publisher": self.publicador, "date": self.data, "license": self.licenca,
+                  "fictional": self.ficticia, "declared": self.declarada})
+        return d
+
+
+# The tables the project supplies itself when no folder has them (art. 78 of the decree).
+DECREE_SOURCE = Source(
+    id="decreto-952-1993",
+    pasta="content/legal",
+    titulo="Decreto nº 952/1993, art. 78 (enquadramentos)",
+    publicador="Presidência da República",
+    url="https://www.planalto.gov.br/ccivil_03/decreto/antigos/d0952.htm",
+    data="1993-10-08",
+    licenca="Ato oficial, sem proteção de direito autoral (Lei nº 9.610/1998, art. 8º IV)",
+)
+
+_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+
+
+def _descriptor(folder: Path) -> dict | None:
+    path = folder / "datapackage.json"
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def read_source_info(folder: Path) -> Source:
+    """The provenance a folder declares (its descriptor's first ``sources`` entry)."""
+    folder = Path(folder)
+    pasta = folder.resolve().name or "pasta"
+    desc = _descriptor(folder)
+    sources = desc.get("sources") if desc else None
+    entry = sources[0] if isinstance(sources, list) and sources and isinstance(sources[0], dict) else None
+    if entry is None:
+        return Source(id=slugify(f"nao-declarada-{pasta}") or "nao-declarada", pasta=pasta, declarada=False,
+                      relatorio=_report(folder))
+
+    def text(key: str) -> str:
+        value = entry.get(key, "")
+        return " ".join(str(value).split()) if isinstance(value, (str, int, float)) else ""
+
+    licence = entry.get("license", "")
+    if isinstance(licence, dict):
+        licence = licence.get("title") or licence.get("name") or ""
+    date = text("date")
+    return Source(
+        id=slugify(text("name") or text("title") or pasta) or "fonte",
+        pasta=pasta,
+        titulo=text("title"),
+        publicador=text("publisher"),
+        url=text("path") if text("path").startswith(("http://", "https://")) else "",
+        data=date if _DATE.match(date) else "",
+        licenca=" ".join(str(licence).split()),
+        ficticia=entry.get("fictional") is True,
+        relatorio=_report(folder),
+    )
+
+
+def _report(folder: Path) -> Path | None:
+    from ..adapters.common import REPORT_NAME
+
+    path = folder / REPORT_NAME
+    return path if path.is_file() else None
+
+
+def _unique(name: str, taken: set[str], suffix: str) -> str:
+    candidate, n = name, 2
+    while candidate in taken:
+        candidate, n = name + suffix.format(n), n + 1
+    return candidate
+
+
+def sources_of(folders: list[Path], *, allow_mixed: bool = False) -> list[Source]:
+    """Each folder's :class:`Source`, ids made unique in folder order; refuses fictional with real."""
+    out: list[Source] = []
+    for folder in folders:
+        s = read_source_info(folder)
+        sid = _unique(s.id, {o.id for o in out}, "-{}")
+        pasta = _unique(s.pasta, {o.pasta for o in out}, " ({})")
+        out.append(Source(**{**s.__dict__, "id": sid, "pasta": pasta}))
+    fictional = [s for s in out if s.ficticia]
+    real = [s for s in out if not s.ficticia]
+    if fictional and real and not allow_mixed:
+        f, r = fictional[0], real[0]
+        raise SourceMixError(
+            f'a pasta "{f.pasta}" é fictícia ({f.rotulo}) e a pasta "{r.pasta}" não é ({r.rotulo}): '
+            "dados fictícios nunca são combinados com dados reais; gere o site de cada uma separadamente "
+            "(para testes, --permitir-ficticios-com-reais aceita a mistura e mantém o aviso de dados fictícios)"
+        )
+    return out
