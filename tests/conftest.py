@@ -3,6 +3,8 @@ golden build of the small fixture package (``tests/fixtures/pacote-minimo``) as 
 
 from __future__ import annotations
 
+import html
+import re
 import shutil
 import subprocess
 import sys
@@ -59,3 +61,44 @@ def site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("golden") / "site"
     build(Settings(data=(MINIMAL,), out=out, as_of=AS_OF, whoosh_dir=out.parent / "busca"))
     return out
+
+
+REAL_EXPORT = SHARED / "data" / "antt" / "quadro-de-horarios-2021.csv"
+
+
+@pytest.fixture(scope="session")
+def real_package(tmp_path_factory) -> Path:
+    """The regulator's real 2021 timetable export, ingested (read from ../shared, never copied)."""
+    from pipeline.adapters import ingest
+
+    if not REAL_EXPORT.is_file():
+        pytest.skip("../shared/data/antt/quadro-de-horarios-2021.csv not found: the real export lives in shared/")
+    out = tmp_path_factory.mktemp("real") / "antt-horarios"
+    ingest("antt-horarios", REAL_EXPORT, out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def real_only_site(real_package, tmp_path_factory) -> Path:
+    """A build of the ingested real export alone, as a new user would make it."""
+    out = tmp_path_factory.mktemp("real-site") / "site"
+    build(Settings(data=(real_package,), out=out, as_of=date(2026, 11, 29), search_index=False))
+    return out
+
+
+@pytest.fixture(scope="session")
+def sample_site(tmp_path_factory) -> Path:
+    """A build of the bundled (fictional) sample, as ``make site`` makes it."""
+    from pipeline import SAMPLE_DIR
+
+    out = tmp_path_factory.mktemp("sample-site") / "site"
+    build(Settings(data=(SAMPLE_DIR,), out=out, as_of=date(2026, 11, 29), search_index=False))
+    return out
+
+
+_TAG = re.compile(r"<script\b.*?</script>|<style\b.*?</style>|<[^>]+>", re.S | re.I)
+
+
+def page_text(path: Path) -> str:
+    """The text of an HTML file (tags, scripts and styles removed, entities decoded, whitespace folded)."""
+    return " ".join(html.unescape(_TAG.sub(" ", path.read_text(encoding="utf-8"))).split())
