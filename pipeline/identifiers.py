@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+MAX_SLUG = 80  # characters of a record's URL segment (file systems allow 255 bytes per name)
+
 _CNPJ_W1 = (5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2)
 _CNPJ_W2 = (6,) + _CNPJ_W1
 
@@ -54,7 +56,21 @@ def slugify(value: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-_CPF = re.compile(r"(?<!\d)\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)")
+_CPF = re.compile(r"(?<![0-9])[0-9]{3}\.[0-9]{3}\.[0-9]{3}-[0-9]{2}(?![0-9])")
+
+
+_BARE_CPF = re.compile(r"(?<![0-9])[0-9]{11}(?![0-9])")
+
+
+def cpf_is_valid(digits: str) -> bool:
+    """The Receita Federal's check digits of an 11-digit CPF (repeated digits are not a CPF)."""
+    if not re.fullmatch(r"[0-9]{11}", digits) or len(set(digits)) == 1:
+        return False
+    for n in (9, 10):
+        total = sum(int(d) * w for d, w in zip(digits[:n], range(n + 1, 1, -1)))
+        if str(total * 10 % 11 % 10) != digits[n]:
+            return False
+    return True
 
 
 def has_cpf(text: str) -> bool:
@@ -62,7 +78,13 @@ def has_cpf(text: str) -> bool:
     return bool(_CPF.search(text))
 
 
+def has_bare_cpf(text: str) -> bool:
+    """Whether ``text`` holds an 11-digit run, alone, whose check digits are a CPF's (52998224725)."""
+    return any(cpf_is_valid(m[0]) for m in _BARE_CPF.finditer(text))
+
+
 def mask_cpf(text: str) -> str:
     """Every CPF-shaped run masked, so that no report republishes one (LGPD)."""
-    return _CPF.sub("***.***.***-**", text)
+    text = _CPF.sub("***.***.***-**", text)
+    return _BARE_CPF.sub(lambda m: "*" * 11 if cpf_is_valid(m[0]) else m[0], text)
 

@@ -14,12 +14,22 @@ from dataclasses import asdict, dataclass, field
 RULES: dict[str, str] = {
     # structure (read stage)
     "codificacao": "o arquivo não está em UTF-8 ({detalhe})",
-    "coluna-ausente": "a coluna obrigatória do esquema está ausente do cabeçalho",
-    "coluna-opcional-ausente": "coluna opcional ausente do cabeçalho; lida como vazia",
+    "coluna-ausente": "a coluna obrigatória do esquema está ausente do cabeçalho{dica}",
+    "coluna-opcional-ausente": "coluna opcional ausente do cabeçalho; lida como vazia{dica}",
     "conflito-entre-fontes": "o registro tem a mesma chave que {primeira}, mas outros valores; vale o primeiro",
     "coluna-desconhecida": "coluna desconhecida, ignorada (não faz parte do esquema)",
     "largura-da-linha": "a linha tem {valor} células, mas o cabeçalho tem {esperado}",
     "caminho-inseguro": 'o caminho "{valor}" sai da pasta do pacote e foi recusado',
+    "arquivo-vazio": "o arquivo está vazio (0 bytes, sem cabeçalho); uma tabela sem registros precisa ao menos da linha de cabeçalho",
+    "arquivo-ilegivel": "o arquivo não pôde ser lido ({detalhe})",
+    "coluna-repetida": 'a coluna "{valor}" aparece mais de uma vez no cabeçalho',
+    "separador": "o cabeçalho tem uma só coluna com {separador} dentro: o separador deve ser a vírgula",
+    "aspas-sem-fechamento": (
+        "as aspas abertas nesta linha não se fecham antes de {linhas} linhas seguintes, que virariam uma só "
+        "célula; feche as aspas (ou duplique-as dentro do texto)"
+    ),
+    "csv-ilegivel": "o CSV não pôde ser lido a partir desta linha ({detalhe})",
+    "descritor-invalido": "o datapackage.json da pasta não é um descritor válido ({detalhe})",
     # schema (Frictionless)
     "obrigatorio": "campo obrigatório vazio",
     "tipo": 'o valor "{valor}" não é {tipo}',
@@ -32,6 +42,19 @@ RULES: dict[str, str] = {
     "chave-primaria": 'a chave "{valor}" se repete; deve ser única na tabela',
     "chave-estrangeira": 'o valor "{valor}" não existe em {referencia}',
     "estrutura": "{detalhe}",
+    # the portal's cell grammar (pipeline/validate/cells.py)
+    "data-invalida": 'o valor "{valor}" não é uma data válida no formato AAAA-MM-DD (dígitos 0-9)',
+    "data-fora-do-intervalo": 'a data "{valor}" está fora do intervalo aceito ({inicio} a {fim})',
+    "horario-formato": 'o valor "{valor}" não é um horário HH:MM (00:00 a 23:59)',
+    "numero-formato": 'o valor "{valor}" não é um número decimal simples, como 1234.56 (dígitos 0-9, ponto decimal, sem expoente nem espaços)',
+    "inteiro-formato": 'o valor "{valor}" não é um número inteiro simples (dígitos 0-9)',
+    "numero-grande": 'o valor "{valor}" passa do limite de {digitos} dígitos',
+    "booleano-formato": 'o valor "{valor}" não é true nem false',
+    "caractere-de-controle": "o texto tem caracteres de controle (invisíveis), que não são publicados",
+    "texto-longo": "o texto passa de {limite} caracteres",
+    "espacos-nas-pontas": 'o valor "{valor}" tem espaços ou quebras de linha no início ou no fim',
+    "chave-longa": 'a chave "{valor}" passa de {limite} caracteres no endereço da página',
+    "cpf-sem-pontuacao": "o texto tem um número de 11 dígitos com dígitos verificadores de CPF; dados de pessoas físicas não são publicados (LGPD)",
     # the portal's own checks (pipeline/validate/checks.py)
     "cnpj-digitos": 'o CNPJ "{valor}" tem dígitos verificadores inválidos',
     "motivo-extincao-obrigatorio": "extinta_em está preenchido, mas falta o motivo da extinção (art. 28)",

@@ -2,37 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
-
 import pandas as pd
 
 from ..read.source import SourceTable
 from ..schema import Table
+from ..validate.cells import PARSERS
 
-
-def _to_date(v: str) -> date | None:
-    return date.fromisoformat(v) if v else None
-
-
-def _to_datetime(v: str) -> datetime | None:
-    return datetime.fromisoformat(v) if v else None
-
-
-def _to_number(v: str) -> float | None:
-    return float(v) if v != "" else None
-
-
-def _to_bool(v: str) -> bool | None:
-    return {"true": True, "false": False}.get(v)
-
-
-_CONVERTERS = {
-    "date": _to_date,
-    "datetime": _to_datetime,
-    "number": _to_number,
-    "integer": lambda v: int(v) if v != "" else None,
-    "boolean": _to_bool,
-}
+# The same parsers validation accepted the cells with (one grammar: pipeline/validate/cells.py). Times
+# stay as their validated "HH:MM" text, which is how pages and downloads show them.
+_CONVERTERS = {kind: PARSERS[kind] for kind in ("date", "datetime", "number", "integer", "boolean")}
 
 
 def typed_frame(table: Table, source: SourceTable) -> pd.DataFrame:
@@ -42,7 +20,7 @@ def typed_frame(table: Table, source: SourceTable) -> pd.DataFrame:
     for f in table.fields:
         conv = _CONVERTERS.get(f.get("type", "string"))
         if conv is not None:
-            values = [conv(v) for v in df[f["name"]]]
+            values = [conv(v) if v != "" else None for v in df[f["name"]]]
             if f.get("type") == "boolean":
                 values = [bool(v) for v in values]
             df[f["name"]] = pd.Series(values, index=df.index, dtype=object)

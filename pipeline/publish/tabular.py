@@ -58,7 +58,7 @@ def _fields(resource: dict) -> list[tuple[str, str]]:
 def write_csv(df: pd.DataFrame, resource: dict, path: Path) -> None:
     fields = _fields(resource)
     with open(path, "w", encoding="utf-8", newline="") as fh:
-        w = csv.writer(fh, lineterminator="\n")
+        w = csv.writer(fh, lineterminator="\r\n")  # RFC 4180: CR and LF inside a cell get quoted
         w.writerow([n for n, _ in fields])
         columns = [(df[n].tolist(), t) for n, t in fields]
         for i in range(len(df)):

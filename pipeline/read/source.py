@@ -9,6 +9,7 @@ folder is empty, except ``enquadramentos``, which the decree supplies (art. 78).
 from __future__ import annotations
 
 import csv
+import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,71 +75,140 @@ class SourcePackage:
         return any(s.ficticia for s in self.sources)
 
 
-def _resource_paths(folder: Path) -> dict[str, str]:
+# A cell may be long (it is refused past cells.MAX_TEXT with a message); the csv module's own limit
+# (128 KiB) would stop the whole file with an unlocated error instead.
+csv.field_size_limit(16 * 1024 * 1024)
+
+
+def _resource_paths(folder: Path, pasta: str) -> tuple[dict[str, str], Problem | None]:
+    """The ``path`` of each resource a folder's ``datapackage.json`` names (file names only; the
+    project's schemas govern the columns). A descriptor that is not a JSON object whose resources are
+    objects is an error: silently ignoring it could read the wrong files."""
     dp = folder / "datapackage.json"
-    if not dp.is_file():
-        return {}
+    shown = f"{pasta}/datapackage.json"
+
+    def bad(detail: str):
+        return {}, Problem.of("descritor-invalido", "datapackage", shown, None, None, None, detalhe=detail)
+
+    if not dp.exists():
+        return {}, None
     try:
         desc = json.loads(dp.read_text(encoding="utf-8"))
-        return {r["name"]: r["path"] for r in desc.get("resources", []) if isinstance(r.get("path"), str)}
-    except (ValueError, KeyError, TypeError):
-        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        return bad(f"não pôde ser lido: {getattr(exc, 'strerror', None) or type(exc).__name__}")
+    except ValueError as exc:
+        return bad(f"JSON inválido: {exc.msg if hasattr(exc, 'msg') else exc}")
+    if not isinstance(desc, dict):
+        return bad("deveria ser um objeto JSON, com resources")
+    resources = desc.get("resources", [])
+    if not isinstance(resources, list) or not all(isinstance(r, dict) for r in resources):
+        return bad("resources deveria ser uma lista de objetos")
+    paths = {}
+    for r in resources:
+        path = r.get("path")
+        if isinstance(r.get("name"), str) and path is not None:
+            if not isinstance(path, str) or "\x00" in path or len(path) > 255:
+                return bad(f"o recurso {r['name']} tem um path inválido (texto de até 255 caracteres, sem NUL)")
+            paths[r["name"]] = path
+    return paths, None
 
 
 def _safe_child(folder: Path, relative: str) -> Path | None:
-    """``folder/relative`` only when it stays inside ``folder`` (no ``..`` or absolute tricks)."""
-    candidate = (folder / relative).resolve()
+    """``folder/relative`` only when it stays inside ``folder`` (no ``..``, absolute or link tricks)."""
     try:
+        candidate = (folder / relative).resolve()
         candidate.relative_to(folder.resolve())
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # outside, NUL, too long, or a symlink loop
         return None
     return candidate
+
+
+def _decode(data: bytes, table: Table, shown: str) -> tuple[str | None, Problem | None]:
+    """UTF-8 text (a BOM allowed), or a problem naming the line of the first byte that is not UTF-8."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None, Problem.of("codificacao", table.name, shown, 1, None, None,
+                                detalhe="o arquivo está em UTF-16; salve-o como UTF-8")
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        byte = data[exc.start : exc.start + 1].hex()
+        return None, Problem.of("codificacao", table.name, shown, line, None, None,
+                                detalhe=f"o byte 0x{byte} desta linha não é UTF-8; salve o arquivo como UTF-8")
 
 
 def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, list[Problem]]:
     problems: list[Problem] = []
     wanted = table.field_names
     out = SourceTable(table.name, wanted, source=shown)
+
+    def problem(slug, line, col=None, value=None, **ctx):
+        problems.append(Problem.of(slug, table.name, shown, line, col, value, **ctx))
+
     try:
-        with open(path, encoding="utf-8-sig", newline="") as fh:
-            reader = csv.reader(fh)
-            header = next(reader, None)
-            if header is None:
+        data = path.read_bytes()
+    except OSError as exc:
+        problem("arquivo-ilegivel", None, detalhe=exc.strerror or type(exc).__name__)
+        return out, problems
+    text, bad = _decode(data, table, shown)
+    if bad is not None:
+        return out, [bad]
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader, None)
+        if not header or not any(h.strip() for h in header):
+            problem("arquivo-vazio", None)
+            return out, problems
+        header = [h.strip() for h in header]
+        if len(header) == 1 and (";" in header[0] or "\t" in header[0]):
+            problem("separador", 1, None, header[0], separador="ponto e vírgula" if ";" in header[0] else "tabulação")
+            return out, problems
+        for col in sorted({c for c in header if header.count(c) > 1}):
+            problem("coluna-repetida", 1, col, col)
+        lower = {h.lower(): h for h in header}
+        for f in table.fields:
+            if f["name"] not in header:
+                required = f.get("constraints", {}).get("required", False)
+                slug = "coluna-ausente" if required else "coluna-opcional-ausente"
+                found = lower.get(f["name"].lower())
+                hint = f' (o cabeçalho tem "{found}": os nomes das colunas são em minúsculas)' if found else ""
+                problems.append(Problem.of(slug, table.name, shown, 1, f["name"], None, grave=required, dica=hint))
+        for col in header:
+            if col not in wanted and col.lower() not in wanted:
+                problems.append(Problem.of("coluna-desconhecida", table.name, shown, 1, col, None, grave=False))
+        positions = [header.index(c) if c in header else None for c in wanted]
+        width = len(header)
+        last = reader.line_num
+        for cells in reader:
+            start, last = last + 1, reader.line_num
+            if not any(c.strip() for c in cells):
+                continue
+            if last > start and any(line.count(",") >= max(width - 1, 1)
+                                    for c in cells if "\n" in c for line in c.splitlines()[1:]):
+                # a quote opened here and closed lines later: the rows between became one cell
+                problem("aspas-sem-fechamento", start, None, None, linhas=last - start, registro=cells[:1])
                 return out, problems
-            header = [h.strip() for h in header]
-            for f in table.fields:
-                if f["name"] not in header:
-                    required = f.get("constraints", {}).get("required", False)
-                    slug = "coluna-ausente" if required else "coluna-opcional-ausente"
-                    problems.append(Problem.of(slug, table.name, shown, 1, f["name"], None, grave=required))
-            for col in header:
-                if col not in wanted:
-                    problems.append(Problem.of("coluna-desconhecida", table.name, shown, 1, col, None, grave=False))
-            positions = [header.index(c) if c in header else None for c in wanted]
-            width = len(header)
-            for cells in reader:
-                line = reader.line_num
-                if not any(c.strip() for c in cells):
-                    continue
-                if len(cells) != width:
-                    problems.append(
-                        Problem.of(
-                            "largura-da-linha",
-                            table.name,
-                            shown,
-                            line,
-                            None,
-                            str(len(cells)),
-                            esperado=width,
-                            registro=cells,
-                        )
-                    )
-                    continue
-                out.rows.append([cells[p] if p is not None else "" for p in positions])
-                out.row_numbers.append(line)
-    except UnicodeDecodeError as exc:
-        problems.append(Problem.of("codificacao", table.name, shown, None, None, None, detalhe=str(exc)))
+            if len(cells) != width:
+                problem("largura-da-linha", start, None, str(len(cells)), esperado=width, registro=cells)
+                continue
+            out.rows.append([cells[p] if p is not None else "" for p in positions])
+            out.row_numbers.append(start)
+    except csv.Error as exc:
+        problem("csv-ilegivel", reader.line_num, detalhe=_csv_error_pt(str(exc)))
     return out, problems
+
+
+def _csv_error_pt(message: str) -> str:
+    """The csv module's error in pt-BR (its messages are English)."""
+    if "field larger than field limit" in message:
+        return "uma célula passa do tamanho máximo"
+    if "unexpected end of data" in message:
+        return "aspas abertas que não se fecham até o fim do arquivo"
+    if "expected after" in message:
+        return "aspas fechadas seguidas de outro caractere que não a vírgula; duplique as aspas dentro do texto"
+    if "NUL" in message:
+        return "o arquivo tem um caractere NUL"
+    return "CSV malformado"
 
 
 def merge(table: Table, parts: list[SourceTable]) -> tuple[SourceTable, list[Problem]]:
@@ -148,14 +218,19 @@ def merge(table: Table, parts: list[SourceTable]) -> tuple[SourceTable, list[Pro
     one already taken is the same record and is kept once; a row with the key of another but other
     values is a conflict: the first source's row is kept and the other reported, with both places.
     """
+    whole_row = not table.primary_key
     key_pos = [table.field_names.index(k) for k in table.primary_key] or list(range(len(table.field_names)))
     merged = SourceTable(table.name, table.field_names, source=parts[0].source, row_sources=[])
-    taken: dict[tuple, int] = {}
+    taken: dict[tuple, int] = {}  # keys of the earlier sources only
     problems = []
     for part in parts:
+        added: dict[tuple, int] = {}
         for pos, cells in enumerate(part.rows):
             key = tuple(cells[i] for i in key_pos)
-            first = taken.get(key) if all(key) else None
+            # a row without a key of its own is matched whole (empty cells included); a keyed row with
+            # an empty key is never matched (validation reports it). Inside one source nothing is merged:
+            # a repeated key there is that source's error, reported by validation.
+            first = taken.get(key) if (whole_row or all(key)) else None
             if first is not None:
                 if merged.rows[first] != cells:
                     differ = [c for c, a, b in zip(table.field_names, merged.rows[first], cells) if a != b]
@@ -166,10 +241,12 @@ def merge(table: Table, parts: list[SourceTable]) -> tuple[SourceTable, list[Pro
                         primeira=f"{file}, linha {line}",
                     ))
                 continue
-            taken[key] = len(merged.rows)
+            added.setdefault(key, len(merged.rows))
             merged.rows.append(cells)
             merged.row_numbers.append(part.row_numbers[pos])
             merged.row_sources.append(part.file_of(pos))
+        for key, at in added.items():
+            taken.setdefault(key, at)
     return merged, problems
 
 
@@ -189,18 +266,27 @@ def read_source(
     notes: list[str] = []
     coverage: dict[str, list[str]] = {}
     file_sources: dict[str, str] = {}
+    resource_paths = {}
+    for folder, src in zip(folders, sources):
+        resource_paths[src.id], bad = _resource_paths(folder, src.pasta)
+        if bad is not None:
+            problems.append(bad)
     for done, (name, table) in enumerate(schema.tables.items()):
         if progress is not None:
             progress.advance(done, len(schema.tables))
         parts: list[SourceTable] = []
         coverage[name] = []
         for folder, src in zip(folders, sources):
-            rel = _resource_paths(folder).get(name, table.filename)
+            rel = resource_paths[src.id].get(name, table.filename)
             path = _safe_child(folder, rel)
             if path is None:
                 problems.append(
                     Problem.of("caminho-inseguro", name, f"{src.pasta}/datapackage.json", None, "path", rel)
                 )
+            elif path.exists() and not path.is_file():
+                problems.append(Problem.of("arquivo-ilegivel", name, f"{src.pasta}/{rel}", None, None, None,
+                                           detalhe="não é um arquivo"))
+                coverage[name].append(src.id)
             elif path.is_file():
                 shown = f"{src.pasta}/{path.relative_to(folder.resolve()).as_posix()}"
                 part, found = read_csv_table(table, path, shown)

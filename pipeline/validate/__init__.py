@@ -18,6 +18,19 @@ from ..read.provenance import Source
 from ..schema import Schema
 from .checks import run_checks
 
+# Problems of a whole file, not of one row: even lenient mode cannot publish around them, since rows
+# may be lost or misread (an unclosed quote swallows every row after it into one cell).
+STRUCTURAL = frozenset({
+    "codificacao", "coluna-ausente", "coluna-repetida", "arquivo-vazio", "arquivo-ilegivel", "separador",
+    "aspas-sem-fechamento", "csv-ilegivel", "descritor-invalido", "caminho-inseguro",
+})
+# The cell grammar's rules (pipeline/validate/cells.py), dropped where Frictionless flagged the same cell.
+CELL_RULES = frozenset({
+    "obrigatorio", "data-invalida", "data-fora-do-intervalo", "data-hora-formato", "horario-formato",
+    "numero-formato", "inteiro-formato", "numero-grande", "booleano-formato", "caractere-de-controle",
+    "texto-longo", "espacos-nas-pontas",
+})
+
 NOT_COVERED = "não coberto"  # what counts of a table no source supplies read as (never 0)
 
 
@@ -153,9 +166,13 @@ def validate(source: SourcePackage, schema: Schema, *, lenient: bool = False) ->
     tables = dict(source.tables)
     seen: set[tuple] = set()
     while True:
+        by_frictionless = _frictionless_problems(tables, schema)
+        flagged = {(p.arquivo, p.linha, p.coluna) for p in by_frictionless}
+        own = [p for p in run_checks(tables, schema)  # one bad cell is reported once
+               if not (p.regra in CELL_RULES and (p.arquivo, p.linha, p.coluna) in flagged)]
         found = [
             p
-            for p in _frictionless_problems(tables, schema) + run_checks(tables, schema)
+            for p in by_frictionless + own
             if (p.regra, p.tabela, p.arquivo, p.linha, p.coluna) not in seen
         ]
         seen.update((p.regra, p.tabela, p.arquivo, p.linha, p.coluna) for p in found)
@@ -169,7 +186,7 @@ def validate(source: SourcePackage, schema: Schema, *, lenient: bool = False) ->
         # Drop the rejected rows and validate again: a foreign key may now point at a dropped row.
         for name, origins in bad.items():
             tables[name] = tables[name].without(origins)
-    header_errors = any(p.grave and p.linha in (None, 1) for p in report.problems)
+    header_errors = any(p.grave and (p.linha in (None, 1) or p.regra in STRUCTURAL) for p in report.problems)
     if report.valid or (lenient and not header_errors):
         report.accepted = tables
     return report

@@ -11,17 +11,17 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from ..identifiers import cnpj_is_valid, has_cpf, mask_cpf, slugify
+from ..identifiers import MAX_SLUG, cnpj_is_valid, has_bare_cpf, has_cpf, mask_cpf, slugify
 from ..problems import Problem
 from ..read import SourceTable
 from ..schema import Schema
+from .cells import CellError, blank, parse
 
 Tables = dict[str, SourceTable]
 CHECKS: dict[str, Callable[[Tables, Schema], list[Problem]]] = {}
 
 # Text columns whose values become URL slugs (data contract, "Stable URLs").
 SLUG_KEYS = {"linhas": "prefixo", "outorgas": "id", "caducidades": "ato", "transportadoras": "cnpj"}
-_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$")
 _DECIMAL2 = re.compile(r"^-?\d+(\.\d{1,2})?$")
 
 
@@ -58,7 +58,7 @@ def cnpj_digits(tables: Tables, schema: Schema) -> list[Problem]:
     return [
         _problem("cnpj-digitos", t, line, "cnpj", r["cnpj"], cells)
         for line, r, cells in _records(t)
-        if re.fullmatch(r"\d{14}", r["cnpj"]) and not cnpj_is_valid(r["cnpj"])
+        if re.fullmatch(r"[0-9]{14}", r["cnpj"]) and not cnpj_is_valid(r["cnpj"])
     ]
 
 
@@ -86,18 +86,27 @@ def line_required(tables: Tables, schema: Schema) -> list[Problem]:
     ]
 
 
-@check("data-hora-formato")
-def datetime_shape(tables: Tables, schema: Schema) -> list[Problem]:
-    """Datetimes are ``YYYY-MM-DDTHH:MM`` with optional seconds (data contract, input)."""
+@check("celulas")
+def cell_grammar(tables: Tables, schema: Schema) -> list[Problem]:
+    """Every non-empty cell follows the portal's grammar of its type (:mod:`.cells`: ASCII digits, one
+    shape per type, dates in range, no control characters), and a required value is not only spaces."""
     out = []
     for name, table in schema.tables.items():
         t = tables[name]
-        for col in table.fields_of_type("datetime"):
-            out += [
-                _problem("data-hora-formato", t, line, col, r[col], cells)
-                for line, r, cells in _records(t)
-                if r[col] and not _DATETIME.match(r[col])
-            ]
+        fields = [(i, f) for i, f in enumerate(table.fields) if f["name"] in t.columns]
+        positions = {f["name"]: t.columns.index(f["name"]) for _, f in fields}
+        for pos, cells in enumerate(t.rows):
+            for _, f in fields:
+                value = cells[positions[f["name"]]]
+                if value == "":
+                    continue
+                if blank(value) and f.get("constraints", {}).get("required"):
+                    out.append(_problem("obrigatorio", t, pos, f["name"], value, cells))
+                    continue
+                try:
+                    parse(value, f)
+                except CellError as exc:
+                    out.append(_problem(exc.regra, t, pos, f["name"], value, cells, **exc.context))
     return out
 
 
@@ -110,7 +119,7 @@ def two_decimals(tables: Tables, schema: Schema) -> list[Problem]:
         out += [
             _problem("duas-casas-decimais", t, line, col, r[col], cells)
             for line, r, cells in _records(t)
-            if re.fullmatch(r"-?\d+\.\d{3,}", r[col]) and not _DECIMAL2.match(r[col])
+            if re.fullmatch(r"-?[0-9]+\.[0-9]{3,}", r[col], re.A) and not _DECIMAL2.match(r[col])
         ]
     return out
 
@@ -163,6 +172,8 @@ def slugs(tables: Tables, schema: Schema) -> list[Problem]:
             slug = slugify(key)
             if not slug:
                 out.append(_problem("chave-sem-slug", t, line, col, key, cells))
+            elif len(slug) > MAX_SLUG:
+                out.append(_problem("chave-longa", t, line, col, key, cells, limite=MAX_SLUG))
             elif slug in seen and seen[slug] != key:
                 out.append(_problem("slug-repetido", t, line, col, key, cells, endereco=slug, outra=seen[slug]))
             else:
@@ -191,11 +202,16 @@ def personal_data(tables: Tables, schema: Schema) -> list[Problem]:
     for name, table in schema.tables.items():
         t = tables[name]
         cols = table.fields_of_type("string")
+        # identifiers (keys, references) may be 11-digit numbers: only free text is searched for a bare CPF
+        keys = set(table.primary_key) | {k for fk in table.foreign_keys
+                                         for k in ([fk["fields"]] if isinstance(fk["fields"], str) else fk["fields"])}
+        free = [c for c in cols if c not in keys and not table.field(c).get("constraints", {}).get("pattern")]
         for line, r, cells in _records(t):
-            hits = [c for c in cols if has_cpf(r[c])]
+            hits = [(c, "dado-pessoal") for c in cols if has_cpf(r[c])]
+            hits += [(c, "cpf-sem-pontuacao") for c in free if not has_cpf(r[c]) and has_bare_cpf(r[c])]
             if hits:  # the CPF itself is masked, so the report never republishes it
                 masked = [mask_cpf(v) for v in cells]
-                out += [_problem("dado-pessoal", t, line, c, mask_cpf(r[c]), masked) for c in hits]
+                out += [_problem(slug, t, line, c, mask_cpf(r[c]), masked) for c, slug in hits]
     return out
 
 
