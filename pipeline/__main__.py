@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
 from pathlib import Path
@@ -22,6 +23,25 @@ def clean(text: str) -> str:
     return text.translate(_CONTROL)
 
 
+def os_reason(exc: OSError) -> str:
+    """An operating-system error in pt-BR, naming the file when the error does."""
+    reasons = {errno.ENOSPC: "disco cheio", errno.EACCES: "permissão negada", errno.ENOENT: "pasta inexistente",
+               errno.EROFS: "sistema de arquivos somente leitura", errno.ENAMETOOLONG: "nome longo demais",
+               errno.EDQUOT: "cota de disco esgotada"}
+    reason = reasons.get(exc.errno, exc.strerror or type(exc).__name__)
+    return clean(f"{reason}: {exc.filename}" if exc.filename else reason)
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f'"{text}" não é um número inteiro maior que zero')
+    return value
+
+
 def _print_report(report: Report, stream=sys.stderr) -> None:
     for problem in report.errors[:MAX_SHOWN]:
         print(f"ERRO  {clean(problem.mensagem)}", file=stream)
@@ -36,7 +56,11 @@ def _print_report(report: Report, stream=sys.stderr) -> None:
 def cmd_generate(args) -> int:
     from .sample import generate
 
-    counts = generate(args.scale, args.seed, Path(args.out))
+    try:
+        counts = generate(args.scale, args.seed, Path(args.out))
+    except OSError as exc:
+        print(f"erro: não foi possível gravar em {clean(args.out)}: {os_reason(exc)}", file=sys.stderr)
+        return 1
     for table, n in counts.items():
         print(f"{table}: {n} linhas")
     return 0
@@ -52,7 +76,7 @@ def cmd_ingest(args) -> int:
         print(f"erro: {clean(str(exc))}", file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"erro: não foi possível gravar em {clean(args.out)}: {clean(exc.strerror or str(exc))}", file=sys.stderr)
+        print(f"erro: não foi possível gravar em {clean(args.out)}: {os_reason(exc)}", file=sys.stderr)
         return 1
     for item in report.rejeitadas_detalhe[:MAX_SHOWN]:
         print(f"REJEITADA linha {item['linha']}: {clean(item['motivo'])}", file=sys.stderr)
@@ -67,10 +91,13 @@ def cmd_ingest(args) -> int:
     print(f"fonte: {clean(report.fonte)} ({report.adaptador}, {report.codificacao})")
     when = report.data_da_fonte
     print(clean(f"data dos dados: {when.get('data') or 'não informada'} ({when.get('origem', '')})"))
-    for count in ("lidas", "mantidas", "duplicadas", "rejeitadas"):
+    for count in ("lidas", "mantidas", "mescladas", "duplicadas", "rejeitadas"):
         print(f"{count}: {getattr(report, count)}")
     for table, n in report.tabelas.items():
         print(f"{table}.csv: {n} linhas")
+    print(f"{report.lidas} lidas = {report.mantidas} mantidas + {report.mescladas} mescladas + "
+          f"{report.duplicadas} duplicadas + {report.rejeitadas} rejeitadas; {report.principal}.csv: "
+          f"{report.tabelas.get(report.principal)} linhas")
     print(f"sinalizadas: {len(report.sinalizadas)}")
     for s in report.sinalizadas:
         print(clean(f"  {s['tabela']} {s['cnpj']} {s['razao_social']}: {s['motivo']}"))
@@ -84,7 +111,11 @@ def cmd_validate(args) -> int:
     report = check(settings, progress=for_stream())
     _print_report(report)
     if args.report:
-        Path(args.report).write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2), encoding="utf-8")
+        try:
+            Path(args.report).write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2), encoding="utf-8")
+        except OSError as exc:
+            print(f"erro: não foi possível gravar o relatório em {clean(args.report)}: {os_reason(exc)}", file=sys.stderr)
+            return 1
     total = sum(report.rows_read.values())
     if report.valid:
         print(f"válido: {total} linhas em {len(report.rows_read)} tabelas, {len(report.warnings)} aviso(s)")
@@ -102,11 +133,14 @@ def cmd_build(args) -> int:
         "search_index": not args.no_search,
         "whoosh_dir": Path(args.index),
     }
-    if args.as_of:
+    if args.as_of is not None:  # an empty --as-of is an error, not "today"
         overrides["as_of"] = parse_as_of(args.as_of)
     settings = Settings(**overrides)
     try:
         result = build(settings, progress=for_stream())
+    except OSError as exc:  # a full disk, a folder that cannot be written: the previous site was kept
+        print(f"falhou: não foi possível gravar o site ({os_reason(exc)}); o site anterior foi mantido", file=sys.stderr)
+        return 1
     except BuildError as exc:
         if exc.report is not None:
             _print_report(exc.report)
@@ -180,7 +214,7 @@ def parser() -> argparse.ArgumentParser:
                        description="Exemplos: caldas | uf:GO tipo:linha | tipo:outorga situacao:vencida | regra:promocao*")
     s.add_argument("query", nargs="+", help="consulta; campos: tipo, chave, titulo, texto, uf, municipio, cnpj, prefixo, situacao, regra")
     s.add_argument("--index", default=str(Settings.__dataclass_fields__["whoosh_dir"].default), help=help_text("whoosh_dir"))
-    s.add_argument("--limit", type=int, default=20)
+    s.add_argument("--limit", type=positive_int, default=20, help="quantos resultados mostrar (1 ou mais)")
     s.set_defaults(func=cmd_search)
     return p
 

@@ -4,7 +4,6 @@ last good site)."""
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,12 +12,13 @@ from pelican.log import console as pelican_console
 from pelican.settings import read_settings
 
 from .derive import Derived, derive
+from .folders import staged
 from .index import pagefind, whoosh
 from .progress import Progress
 from .publish import publish
 from .read import read_source
 from .schema import Schema, load_schema
-from .settings import OWNED_MARKER, Settings
+from .settings import Settings
 from .site.context import SiteData
 from .validate import Report, validate
 
@@ -65,15 +65,6 @@ def render(site: SiteData, settings: Settings, out: Path) -> int:
     return sum(1 for _ in out.rglob("*.html"))
 
 
-def _swap_into_place(staging: Path, out: Path) -> None:
-    old = out.with_name(f".{out.name}.old")
-    shutil.rmtree(old, ignore_errors=True)
-    if out.exists():
-        out.rename(old)
-    staging.rename(out)
-    shutil.rmtree(old, ignore_errors=True)
-
-
 def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
     settings.check_outputs()
     schema = load_schema()
@@ -85,11 +76,7 @@ def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
         derived = derive(
             report.accepted, schema, settings.as_of, coverage=report.coverage, file_sources=report.file_sources
         )
-    staging = settings.out.with_name(f".{settings.out.name}.staging")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    (staging / OWNED_MARKER).write_text("site gerado por python -m pipeline build\n", encoding="utf-8")
-    try:
+    with staged(settings.out, "site gerado por python -m pipeline build") as staging:
         with progress.stage("publicação"):
             descriptor = publish(derived, report, schema, staging / "dados", progress)
         with progress.stage("páginas"):
@@ -102,8 +89,4 @@ def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                 except pagefind.PagefindError as exc:
                     raise BuildError(str(exc)) from None
                 whoosh.build_index(site, Path(settings.whoosh_dir))
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    _swap_into_place(staging, settings.out)
     return BuildResult(report, derived, settings.out, pages, progress.timings())

@@ -11,26 +11,7 @@ from datetime import date
 from pathlib import Path
 
 from . import PROJECT_ROOT, SAMPLE_DIR
-
-# Written into every folder the build replaces as a whole (the site, the Whoosh index): a folder that
-# exists, is not empty and lacks it is not the portal's, and the build refuses to replace it.
-OWNED_MARKER = ".gerado-pelo-portal"
-
-
-def replaceable(folder: Path) -> bool:
-    """Whether the build may replace ``folder``: absent, empty, or made by an earlier build (the
-    marker, or from builds before it: a site with ``dados/datapackage.json``, a Whoosh index)."""
-    folder = Path(folder)
-    if not folder.exists():
-        return True
-    if not folder.is_dir():
-        return False
-    return (
-        not any(folder.iterdir())
-        or (folder / OWNED_MARKER).is_file()
-        or ((folder / "index.html").is_file() and (folder / "dados" / "datapackage.json").is_file())
-        or any(folder.glob("_MAIN_*.toc"))
-    )
+from .folders import refusal
 
 
 class SettingsError(ValueError):
@@ -73,6 +54,8 @@ class Settings:
         for folder in data:
             if not folder.is_dir():
                 raise SettingsError(f"a pasta de dados {folder} não existe ou não é uma pasta")
+        if not self.out.resolve().name:
+            raise SettingsError(f"a pasta de saída {self.out} não pode ser a raiz")
         if self.out.resolve() in [d.resolve() for d in data] or self.out.resolve() == PROJECT_ROOT:
             raise SettingsError(f"a pasta de saída {self.out} não pode ser a pasta de dados nem a do projeto")
         if not Path(self.pelican_conf).is_file():
@@ -84,11 +67,9 @@ class Settings:
         if self.search_index:
             folders.append(("do índice de busca (--index)", Path(self.whoosh_dir)))
         for name, folder in folders:
-            if not replaceable(folder):
-                raise SettingsError(
-                    f"a pasta {name} {folder} já existe e não foi gerada pelo portal; "
-                    "o build a substituiria inteira: escolha uma pasta nova ou vazia"
-                )
+            reason = refusal(name, folder)
+            if reason:
+                raise SettingsError(reason)
 
 
 

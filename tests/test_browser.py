@@ -225,8 +225,10 @@ def axe_script() -> str:
 
 
 @pytest.mark.parametrize("width", [1280, 390])  # at 390 px wide tables scroll, and must be reachable by keyboard
-@pytest.mark.parametrize("path", ["/", "/linhas/12-0140-00/", "/dados/", "/decreto/"])
-def test_axe_finds_no_serious_wcag_a_aa_violations(tab, axe_script, path, width):
+@pytest.mark.parametrize("path", ["/", "/linhas/12-0140-00/", "/dados/", "/decreto/", "/dados/qualidade/",
+                                  "/direitos/", "/achados/"])
+def test_axe_finds_no_serious_wcag_a_aa_violations(browser, base_url, axe_script, path, width):
+    tab = _open(browser, base_url, bypass_csp=True)  # axe is injected as an inline script, which the CSP refuses
     page = tab.page
     page.set_viewport_size({"width": width, "height": 844})
     page.goto(path)
@@ -242,4 +244,20 @@ def test_axe_finds_no_serious_wcag_a_aa_violations(tab, axe_script, path, width)
         f"{v['id']} ({v['impact']}): {v['help']} -> {[n['target'] for n in v['nodes']]} {v['helpUrl']}" for v in serious
     ]
     engine = results["testEngine"]["version"]
+    page.context.close()
     assert not report, f"axe-core {engine} on {path} at {width} px:\n" + "\n".join(report)
+
+
+# --- content security policy ------------------------------------------------------------------------
+
+
+def test_csp_refuses_inline_script_and_search_still_works(tab):
+    page = tab.page
+    page.goto("/busca/?q=caldas")
+    expect(_result_link(page, "/linhas/12-0140-00/")).to_be_visible()  # Pagefind (WebAssembly) runs under the CSP
+    csp = page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content")
+    assert "script-src 'self' 'wasm-unsafe-eval'" in csp and "unsafe-inline" not in csp.split("style-src")[0]
+    page.evaluate("""() => { const s = document.createElement('script');
+                             s.textContent = 'window.__injected = true'; document.body.appendChild(s); }""")
+    assert page.evaluate("() => window.__injected === undefined")
+    assert any("Content Security Policy" in e for e in tab.console_errors)

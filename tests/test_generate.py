@@ -87,6 +87,7 @@ def test_the_descriptor_is_copied_byte_for_byte_but_never_onto_itself(tmp_path, 
     home = tmp_path / "datasets"
     home.mkdir()
     (home / "datapackage.json").write_bytes(SCHEMA_PATH.read_bytes())
+    (home / ".gerado-pelo-portal").write_text("amostra\n", encoding="utf-8")  # as the project's datasets/ has
     monkeypatch.setattr("pipeline.sample.SCHEMA_PATH", home / "datapackage.json")
     generate(TINY, 1, home)
     assert (home / "datapackage.json").read_bytes() == SCHEMA_PATH.read_bytes()

@@ -43,7 +43,8 @@ def saved_report(folder: Path) -> dict:
 
 
 def assert_adds_up(report: dict) -> None:
-    assert report["lidas"] == report["mantidas"] + report["duplicadas"] + report["rejeitadas"]
+    assert report["lidas"] == report["mantidas"] + report["mescladas"] + report["duplicadas"] + report["rejeitadas"]
+    assert report["tabelas"][report["principal"]] == report["mantidas"]
     assert len(report["rejeitadas_detalhe"]) == report["rejeitadas"]
     assert len(report["duplicadas_detalhe"]) == report["duplicadas"]
 
@@ -441,10 +442,11 @@ def test_cli_prints_the_summary_and_exits_zero(tmp_path):
     proc = run_cli("ingest", "antt-horarios", str(ANTT / "horarios-problemas.csv"), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    counts = ["lidas: 20", "mantidas: 7", "duplicadas: 2", "rejeitadas: 11"]
+    counts = ["lidas: 20", "mantidas: 7", "mescladas: 0", "duplicadas: 2", "rejeitadas: 11"]
     tables = ["transportadoras.csv: 3 linhas", "linhas.csv: 3 linhas", "horarios.csv: 7 linhas"]
     start = lines.index(counts[0])
-    assert lines[start : start + 7] == counts + tables
+    assert lines[start : start + 8] == counts + tables
+    assert "20 lidas = 7 mantidas + 0 mescladas + 2 duplicadas + 11 rejeitadas; horarios.csv: 7 linhas" in lines
     assert "sinalizadas: 1" in lines and "conflitos: 1" in lines
     assert 'REJEITADA linha 3: CNPJ inválido: coluna "cnpj" = "04.192.453/0001-19"' in proc.stderr
     assert saved_report(out)["rejeitadas"] == 11
@@ -489,8 +491,11 @@ def test_lines_and_sections_counts(sections):
     out, report = sections
     saved = saved_report(out)
     assert_adds_up(saved)
-    assert (saved["lidas"], saved["mantidas"], saved["duplicadas"], saved["rejeitadas"]) == (13, 9, 1, 3)
+    assert (saved["lidas"], saved["mantidas"], saved["mescladas"], saved["duplicadas"], saved["rejeitadas"]) == (
+        13, 8, 1, 1, 3)
+    # every kept row is one published section: a section listed again (another carrier) is merged, and said so
     assert saved["tabelas"] == {"transportadoras": 3, "linhas": 5, "secoes": 8}
+    assert [(m["linha"], m["mesclada_com_linha"]) for m in saved["mescladas_detalhe"]] == [(11, 2)]
     assert saved["duplicadas_detalhe"] == [{"linha": 5, "igual_a_linha": 4}]
     reasons = {r["linha"]: r["motivo"] for r in saved["rejeitadas_detalhe"]}
     assert 'âmbito desconhecido: coluna "ambito_linha" = "MUNICIPAL"' in reasons[12]

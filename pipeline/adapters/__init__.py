@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import PROJECT_ROOT, SAMPLE_DIR
+from ..folders import refusal, staged
 from ..schema import Schema
 from . import antt_horarios, antt_linhas_secoes
 from .common import REPORT_NAME, IngestError, IngestReport, SourceOptions
@@ -36,4 +37,9 @@ def ingest(
         raise IngestError(f"adaptador desconhecido: {adapter} (conhecidos: {', '.join(ADAPTERS)})") from None
     if Path(out).resolve() in (SAMPLE_DIR.resolve(), PROJECT_ROOT.resolve()):
         raise IngestError(f"{out}: a pasta de saída não pode ser a amostra do projeto nem a pasta do projeto")
-    return run(Path(path), Path(out), schema, options)
+    reason = refusal("de saída (--out)", Path(out))
+    if reason:
+        raise IngestError(reason)
+    # written whole into a staging folder, then put in place: a failure (a full disk) leaves no half package
+    with staged(Path(out), "pacote gerado por python -m pipeline ingest") as staging:
+        return run(Path(path), staging, schema, options)

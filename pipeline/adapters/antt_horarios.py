@@ -111,7 +111,7 @@ def ingest(path: Path, out: Path, schema: Schema | None = None, options: SourceO
     """Convert the timetable export at ``path`` into a source package in ``out``."""
     schema = schema or load_schema()
     export = read_export(path, HEADER)
-    report = IngestReport(fonte=Path(path).name, adaptador=NAME, codificacao=export.encoding)
+    report = IngestReport(fonte=Path(path).name, adaptador=NAME, codificacao=export.encoding, principal="horarios")
     source = source_entry(TITLE, path, options or SourceOptions(), report)
     directions = schema["horarios"].field("sentido")["constraints"]["enum"]
 

@@ -92,7 +92,7 @@ def ingest(path: Path, out: Path, schema: Schema | None = None, options: SourceO
     """Convert the lines-and-sections export at ``path`` into a source package in ``out``."""
     schema = schema or load_schema()
     export = read_export(path, HEADER)
-    report = IngestReport(fonte=Path(path).name, adaptador=NAME, codificacao=export.encoding)
+    report = IngestReport(fonte=Path(path).name, adaptador=NAME, codificacao=export.encoding, principal="secoes")
     source = source_entry(TITLE, path, options or SourceOptions(), report)
 
     carriers = Carriers(report)
@@ -129,13 +129,6 @@ def ingest(path: Path, out: Path, schema: Schema | None = None, options: SourceO
             report.reject(n, why, raw)
             continue
 
-        report.keep()
-        carriers.add(cnpj, row["razao_social"], n)
-
-        descricao = " ".join(row["descricao_linha"].split())
-        if lines.add(n, prefixo, ends, ambito, descricao_linha=descricao, cnpj=cnpj, ambito_linha=ambito):
-            line_ends[prefixo] = ends
-
         pk = (
             prefixo,
             section["origem_municipio"],
@@ -143,6 +136,16 @@ def ingest(path: Path, out: Path, schema: Schema | None = None, options: SourceO
             section["destino_municipio"],
             section["destino_uf"],
         )
+        if pk in sections:
+            report.merge(n, section_line[pk], "a mesma seção já foi lida; a transportadora desta linha fica registrada")
+        else:
+            report.keep()
+        carriers.add(cnpj, row["razao_social"], n)
+
+        descricao = " ".join(row["descricao_linha"].split())
+        if lines.add(n, prefixo, ends, ambito, descricao_linha=descricao, cnpj=cnpj, ambito_linha=ambito):
+            line_ends[prefixo] = ends
+
         new = {"linha_prefixo": prefixo, **section, "extensao_km": km, "tipo_servico": row["tipo_servico"].strip()}
         if pk not in sections:
             sections[pk] = new

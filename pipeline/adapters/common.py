@@ -79,11 +79,14 @@ class IngestReport:
     adaptador: str
     lidas: int = 0
     mantidas: int = 0
+    mescladas: int = 0
     duplicadas: int = 0
     rejeitadas: int = 0
+    principal: str = ""  # the table with one row per kept row: its published count equals mantidas
     tabelas: dict[str, int] = field(default_factory=dict)
     rejeitadas_detalhe: list[dict] = field(default_factory=list)
     duplicadas_detalhe: list[dict] = field(default_factory=list)
+    mescladas_detalhe: list[dict] = field(default_factory=list)
     sinalizadas: list[dict] = field(default_factory=list)
     conflitos: list[dict] = field(default_factory=list)
     codificacao: str = "latin-1"
@@ -100,6 +103,13 @@ class IngestReport:
         self.lidas += 1
         self.rejeitadas += 1
         self.rejeitadas_detalhe.append({"linha": line, "motivo": reason, "registro": list(raw)})
+
+    def merge(self, line: int, first_line: int, reason: str) -> None:
+        """A valid row that adds nothing to the main table: its record is the one of ``first_line``
+        (e.g. a section listed again for another carrier); what else it says is kept elsewhere."""
+        self.lidas += 1
+        self.mescladas += 1
+        self.mescladas_detalhe.append({"linha": line, "mesclada_com_linha": first_line, "motivo": reason})
 
     def duplicate(self, line: int, first_line: int) -> None:
         self.lidas += 1
@@ -128,13 +138,17 @@ class IngestReport:
 
     def check(self) -> None:
         """Every row read is accounted for exactly once."""
-        if self.lidas != self.mantidas + self.duplicadas + self.rejeitadas:
+        if self.lidas != self.mantidas + self.mescladas + self.duplicadas + self.rejeitadas:
             raise AssertionError(
                 f"contagem inconsistente: lidas={self.lidas} != mantidas={self.mantidas} + "
-                f"duplicadas={self.duplicadas} + rejeitadas={self.rejeitadas}"
+                f"mescladas={self.mescladas} + duplicadas={self.duplicadas} + rejeitadas={self.rejeitadas}"
             )
-        if self.rejeitadas != len(self.rejeitadas_detalhe) or self.duplicadas != len(self.duplicadas_detalhe):
-            raise AssertionError("detalhes de rejeitadas/duplicadas não batem com as contagens")
+        if (self.rejeitadas != len(self.rejeitadas_detalhe) or self.duplicadas != len(self.duplicadas_detalhe)
+                or self.mescladas != len(self.mescladas_detalhe)):
+            raise AssertionError("detalhes de rejeitadas/duplicadas/mescladas não batem com as contagens")
+        if self.principal and self.tabelas.get(self.principal) != self.mantidas:
+            raise AssertionError(
+                f"{self.principal}.csv tem {self.tabelas.get(self.principal)} linhas, mas mantidas={self.mantidas}")
 
     def rejections_by_reason(self) -> dict[str, int]:
         """Rejections grouped by the kind of reason (the text before the first ``:``)."""
@@ -196,17 +210,41 @@ class Export:
     rows: Iterator[tuple[int, list[str]]]
 
 
-def _decode(data: bytes) -> tuple[str, str]:
+# A UTF-8 encoded accented Latin letter (U+00C0-U+00FF: two bytes, C3 80-BF): a file that has some
+# and also bytes that are not UTF-8 mixes two encodings.
+_UTF8_ACCENT = re.compile(rb"\xc3[\x80-\xbf]")
+
+
+def _decode(data: bytes, path: Path) -> tuple[str, str]:
     """The text and the encoding used. The exports are Latin-1; a copy re-saved as UTF-8 (a
-    spreadsheet's "CSV UTF-8") is recognised, since Latin-1 accents almost never form valid UTF-8."""
+    spreadsheet's "CSV UTF-8") is recognised, since Latin-1 accents almost never form valid UTF-8. A
+    file that mixes both (one stray Latin-1 byte in a UTF-8 file) or is UTF-16 is refused, naming the
+    line: decoding it all as Latin-1 would publish garbled names."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data[:4096]:
+        raise IngestError(f"{path}: o arquivo parece estar em UTF-16 (bytes nulos); exporte-o em Latin-1 ou UTF-8")
     if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8"), "utf-8"
+        data = data[3:]
+        if not data.isascii():
+            try:
+                return data.decode("utf-8"), "utf-8"
+            except UnicodeDecodeError as exc:
+                raise _mixed(data, exc, path) from None
+        return data.decode("utf-8"), "utf-8"
     if not data.isascii():
         try:
             return data.decode("utf-8"), "utf-8"
-        except UnicodeDecodeError:
-            pass
+        except UnicodeDecodeError as exc:
+            if _UTF8_ACCENT.search(data):
+                raise _mixed(data, exc, path) from None
     return data.decode("latin-1"), "latin-1"
+
+
+def _mixed(data: bytes, exc: UnicodeDecodeError, path: Path) -> IngestError:
+    line = data[: exc.start].count(b"\n") + 1
+    return IngestError(
+        f"{path}, linha {line}: o byte 0x{data[exc.start:exc.start + 1].hex()} não é UTF-8, mas o arquivo tem "
+        "acentos em UTF-8: mistura duas codificações; corrija a linha ou exporte o arquivo de novo numa só"
+    )
 
 
 def read_export(path: Path, expected_header: list[str]) -> Export:
@@ -221,8 +259,8 @@ def read_export(path: Path, expected_header: list[str]) -> Export:
         data = path.read_bytes()
     except OSError as exc:
         raise IngestError(f"{path}: não foi possível ler o arquivo ({exc.strerror or exc})") from None
-    text, encoding = _decode(data)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=";")
+    text, encoding = _decode(data, path)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=";", strict=True)
     header = next(reader, None)
     if header is None or not any(h.strip() for h in header):
         raise IngestError(f"{path}: arquivo vazio, sem a linha de cabeçalho")
@@ -242,13 +280,24 @@ def read_export(path: Path, expected_header: list[str]) -> Export:
             f"{path}: cabeçalho diferente do esperado: {'; '.join(detail)}{hint}. Esperado: {';'.join(expected_header)}"
         )
 
+    width = len(header)
+
     def rows() -> Iterator[tuple[int, list[str]]]:
         last = reader.line_num
-        for cells in reader:
-            start, last = last + 1, reader.line_num
-            if not any(c.strip() for c in cells):
-                continue
-            yield start, cells
+        try:
+            for cells in reader:
+                start, last = last + 1, reader.line_num
+                if not any(c.strip() for c in cells):
+                    continue
+                if last > start and any(line.count(";") >= max(width - 1, 1)
+                                        for c in cells if "\n" in c for line in c.splitlines()[1:]):
+                    raise IngestError(
+                        f"{path}, linha {start}: aspas abertas nesta linha só se fecham na linha {last}; as "
+                        f"{last - start} linhas entre elas virariam uma só célula. Corrija as aspas e exporte de novo"
+                    )
+                yield start, cells
+        except csv.Error as exc:
+            raise IngestError(f"{path}, linha {reader.line_num}: CSV malformado ({exc})") from None
 
     return Export(path, found, encoding, rows())
 
@@ -362,7 +411,7 @@ class RowChecker:
         self.seen: dict[tuple, int] = {}  # exact row -> its first line
 
     def start(self, n: int, raw: list[str]) -> RowStart | None:
-        key = tuple(raw)
+        key = tuple(" ".join(c.split()) for c in raw)  # rows that differ only in spaces are the same row
         if key in self.seen:
             self.report.duplicate(n, self.seen[key])
             return None

@@ -9,7 +9,6 @@ Example queries: ``caldas``, ``uf:GO tipo:linha``, ``tipo:outorga situacao:venci
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,8 +18,8 @@ from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.qparser import MultifieldParser
 from whoosh.support.charset import accent_map
 
+from ..folders import staged
 from ..identifiers import format_cnpj
-from ..settings import OWNED_MARKER
 
 _TEXT = StandardAnalyzer(minsize=1, stoplist=None) | CharsetFilter(accent_map)
 
@@ -86,19 +85,14 @@ def _documents(site):
 
 def build_index(site, folder: Path) -> int:
     """(Re)create the index in ``folder``; returns the number of documents."""
-    staging = folder.with_name(f".{folder.name}.staging")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    (staging / OWNED_MARKER).write_text("índice de busca gerado por python -m pipeline build\n", encoding="utf-8")
-    ix = index.create_in(staging, SCHEMA)
-    writer = ix.writer()
-    count = 0
-    for doc in _documents(site):
-        writer.add_document(**{k: v for k, v in doc.items() if v not in (None, "")})
-        count += 1
-    writer.commit()
-    shutil.rmtree(folder, ignore_errors=True)
-    staging.rename(folder)
+    with staged(folder, "índice de busca gerado por python -m pipeline build") as staging:
+        ix = index.create_in(staging, SCHEMA)
+        writer = ix.writer()
+        count = 0
+        for doc in _documents(site):
+            writer.add_document(**{k: v for k, v in doc.items() if v not in (None, "")})
+            count += 1
+        writer.commit()
     return count
 
 
@@ -110,9 +104,21 @@ def search(folder: Path, query: str, limit: int = 20) -> tuple[int, list[Hit]]:
     """Run ``query`` (Whoosh syntax, fields as above); returns the total and the first ``limit`` hits."""
     if not index.exists_in(folder):
         raise IndexMissing(f"não há índice de busca em {folder}: rode antes `python -m pipeline build`")
-    ix = index.open_dir(folder)
-    parser = MultifieldParser(["titulo", "texto", "municipio", "chave", "prefixo"], ix.schema)
-    with ix.searcher() as searcher:
-        results = searcher.search(parser.parse(query), limit=limit)
-        hits = [Hit(r["tipo"], r["chave"], r["titulo"], r["url"]) for r in results]
-        return len(results), hits
+    try:
+        ix = index.open_dir(folder)
+        parser = MultifieldParser(["titulo", "texto", "municipio", "chave", "prefixo"], ix.schema)
+        with ix.searcher() as searcher:
+            results = searcher.search(parser.parse(query), limit=limit)
+            hits = [Hit(r["tipo"], r["chave"], r["titulo"], r["url"]) for r in results]
+            return len(results), hits
+    except (OSError, EOFError, ValueError, KeyError, index.IndexError) as exc:  # a truncated or damaged index
+        raise IndexMissing(
+            f"o índice de busca em {folder} está incompleto ou danificado ({type(exc).__name__}): "
+            "gere-o de novo com `python -m pipeline build`"
+        ) from None
+    except Exception as exc:  # whoosh raises bare struct/pickle errors on damaged segment files
+        if type(exc).__module__.split(".")[0] in ("struct", "pickle", "_pickle", "whoosh", "zlib"):
+            raise IndexMissing(
+                f"o índice de busca em {folder} está danificado ({type(exc).__name__}): gere-o de novo com "
+                "`python -m pipeline build`") from None
+        raise

@@ -32,9 +32,11 @@ from datetime import date
 from pathlib import Path
 
 from .. import SCHEMA_PATH
+from ..folders import refusal, staged
 from ..legal.enquadramentos import rows as enquadramento_rows
 from ..read.writer import write_table
 from ..schema import load_schema
+from ..settings import SettingsError
 from . import scenarios
 from .caducidades import rows_caducidades
 from .carriers import rows_transportadoras
@@ -110,8 +112,14 @@ def generate(scale: str | Mapping[str, int], seed: int, out: Path) -> dict[str, 
     Returns the number of rows written per table. Same ``scale`` and ``seed`` give identical bytes.
     """
     counts = _resolve_scale(scale)
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    reason = refusal("de saída (--out)", Path(out))
+    if reason:
+        raise SettingsError(reason)
+    with staged(Path(out), "amostra fictícia gerada por python -m pipeline generate") as staging:
+        return _write(counts, seed, staging)
+
+
+def _write(counts: dict[str, int], seed: int, out: Path) -> dict[str, int]:
     schema = load_schema()
     world = World(random.Random(seed), counts, REFERENCE_DATE)
     tables: dict[str, Iterable[dict]] = {
@@ -139,9 +147,7 @@ def generate(scale: str | Mapping[str, int], seed: int, out: Path) -> dict[str, 
     for name, rows in tables.items():
         table = schema[name]
         written[name] = write_table(out / table.filename, table.field_names, rows)
-    target = out / "datapackage.json"
-    if not (target.exists() and target.samefile(SCHEMA_PATH)):
-        shutil.copyfile(SCHEMA_PATH, target)
+    shutil.copyfile(SCHEMA_PATH, out / "datapackage.json")
     return written
 
 
