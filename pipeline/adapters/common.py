@@ -21,6 +21,7 @@ from datetime import date
 from pathlib import Path
 
 from ..identifiers import cnpj_is_valid, normalise_cnpj, slugify
+from ..read.source import csv_error_pt
 from ..read.writer import write_table
 from ..schema import Schema
 
@@ -296,8 +297,9 @@ def read_export(path: Path, expected_header: list[str]) -> Export:
                         f"{last - start} linhas entre elas virariam uma só célula. Corrija as aspas e exporte de novo"
                     )
                 yield start, cells
-        except csv.Error as exc:
-            raise IngestError(f"{path}, linha {reader.line_num}: CSV malformado ({exc})") from None
+        except csv.Error as exc:  # located where the record that could not be read begins
+            raise IngestError(f"{path}, linha {last + 1}: o CSV não pôde ser lido a partir desta linha "
+                              f"({csv_error_pt(str(exc))})") from None
 
     return Export(path, found, encoding, rows())
 

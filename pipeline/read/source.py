@@ -76,8 +76,9 @@ class SourcePackage:
 
 
 # A cell may be long (it is refused past cells.MAX_TEXT with a message); the csv module's own limit
-# (128 KiB) would stop the whole file with an unlocated error instead.
-csv.field_size_limit(16 * 1024 * 1024)
+# (128 KiB) would stop the whole file instead. The limit is process-wide and Frictionless changes it,
+# so it is set again before every read.
+FIELD_LIMIT = 16 * 1024 * 1024
 
 
 def _resource_paths(folder: Path, pasta: str) -> tuple[dict[str, str], Problem | None]:
@@ -153,6 +154,7 @@ def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, l
     text, bad = _decode(data, table, shown)
     if bad is not None:
         return out, [bad]
+    csv.field_size_limit(FIELD_LIMIT)
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader, None)
@@ -179,6 +181,7 @@ def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, l
         positions = [header.index(c) if c in header else None for c in wanted]
         width = len(header)
         last = reader.line_num
+        start = last + 1
         for cells in reader:
             start, last = last + 1, reader.line_num
             if not any(c.strip() for c in cells):
@@ -193,12 +196,12 @@ def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, l
                 continue
             out.rows.append([cells[p] if p is not None else "" for p in positions])
             out.row_numbers.append(start)
-    except csv.Error as exc:
-        problem("csv-ilegivel", reader.line_num, detalhe=_csv_error_pt(str(exc)))
+    except csv.Error as exc:  # located where the record that could not be read begins
+        problem("csv-ilegivel", last + 1 if header else reader.line_num, detalhe=csv_error_pt(str(exc)))
     return out, problems
 
 
-def _csv_error_pt(message: str) -> str:
+def csv_error_pt(message: str) -> str:
     """The csv module's error in pt-BR (its messages are English)."""
     if "field larger than field limit" in message:
         return "uma célula passa do tamanho máximo"
@@ -279,7 +282,12 @@ def read_source(
         for folder, src in zip(folders, sources):
             rel = resource_paths[src.id].get(name, table.filename)
             path = _safe_child(folder, rel)
-            if path is None:
+            link = folder / rel
+            if path is None and link.is_symlink():  # a link that loops or cannot be followed
+                problems.append(Problem.of("arquivo-ilegivel", name, f"{src.pasta}/{rel}", None, None, None,
+                                           detalhe="link simbólico que não leva a um arquivo"))
+                coverage[name].append(src.id)
+            elif path is None:
                 problems.append(
                     Problem.of("caminho-inseguro", name, f"{src.pasta}/datapackage.json", None, "path", rel)
                 )

@@ -25,12 +25,16 @@ def write_table(path: Path, fields: list[str], rows) -> int:
     n = 0
     with open(path, "w", encoding="utf-8", newline="") as fh:
         writer = csv.writer(fh, lineterminator="\n")
+        # with "\n" lines, the csv module leaves a bare CR unquoted, and a reader would split the record
+        # there: a row holding one is written with every cell quoted
+        quoted = csv.writer(fh, lineterminator="\n", quoting=csv.QUOTE_ALL)
         writer.writerow(fields)
         for row in rows:
             unknown = row.keys() - allowed
             if unknown:
                 raise KeyError(f"{Path(path).name}: columns not in the schema: {sorted(unknown)}")
-            writer.writerow([source_cell(row.get(f)) for f in fields])
+            cells = [source_cell(row.get(f)) for f in fields]
+            (quoted if any("\r" in c for c in cells) else writer).writerow(cells)
             n += 1
     return n
 

@@ -115,7 +115,7 @@ def _from_frictionless(error, table: SourceTable, schema: Schema) -> Problem:
             return p("maior-que", limite=limit)
         if name in ("minLength", "maxLength"):
             return p("comprimento", detalhe=f"{name} {limit}")
-        return p("estrutura", detalhe=error.note)
+        return p("estrutura", detalhe=f"o valor não atende à restrição {name or 'do esquema'}")
     if kind == "unique-error":
         return p("unico")
     if kind == "primary-key":
@@ -128,7 +128,13 @@ def _from_frictionless(error, table: SourceTable, schema: Schema) -> Problem:
         value = " | ".join(error.field_cells)
         ref = f"{error.reference_name}.{', '.join(error.reference_field_names)}"
         return p("chave-estrangeira", referencia=ref)
-    return p("estrutura", detalhe=error.message)
+    if kind == "blank-row":
+        return p("estrutura", detalhe="a linha não tem valor em nenhuma coluna do esquema")
+    if kind == "missing-cell":
+        return p("estrutura", detalhe="falta uma célula nesta linha")
+    if kind == "extra-cell":
+        return p("estrutura", detalhe="a linha tem uma célula a mais")
+    return p("estrutura", detalhe=f"a validação estrutural (Frictionless, erro {kind}) recusou esta linha")
 
 
 def _frictionless_problems(tables: dict[str, SourceTable], schema: Schema) -> list[Problem]:
