@@ -20,6 +20,7 @@ from .read import read_source
 from .schema import Schema, load_schema
 from .settings import Settings
 from .site.context import SiteData
+from .site.links import rebase
 from .validate import Report, validate
 
 
@@ -82,6 +83,7 @@ def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
         with progress.stage("páginas"):
             site = SiteData.build(derived, schema, report, descriptor)
             pages = render(site, settings, staging)
+            rebase(staging, settings.base_path)
         if settings.search_index:
             with progress.stage("índice de busca"):
                 try:

@@ -6,12 +6,16 @@ The CLI builds them from its arguments; tests pass keyword overrides of the defa
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
 from . import PROJECT_ROOT, SAMPLE_DIR
 from .folders import refusal
+
+
+BASE_PATH = re.compile(r"(/[A-Za-z0-9._~-]+)*")  # a sub-path the site is served from: "" or /portal
 
 
 class SettingsError(ValueError):
@@ -38,6 +42,10 @@ class Settings:
         metadata={"help": "aceita combinar fontes fictícias com reais (só para testes); "
                           "o aviso de dados fictícios continua em todas as páginas"},
     )
+    base_path: str = field(
+        default="",
+        metadata={"help": "caminho sob o qual o site é servido, como /portal (GitHub Pages de projeto); vazio: a raiz"},
+    )
     search_index: bool = field(default=True, metadata={"help": "gera o índice Pagefind da busca no navegador"})
     whoosh_dir: Path = field(default=PROJECT_ROOT / ".cache" / "busca", metadata={
         "help": "pasta do índice Whoosh da busca por linha de comando (não publicado)"})
@@ -51,6 +59,10 @@ class Settings:
             object.__setattr__(self, "as_of", parse_as_of(self.as_of))
         if not data:
             raise SettingsError("informe ao menos uma pasta de dados (--data)")
+        base = self.base_path.rstrip("/")
+        if not BASE_PATH.fullmatch(base):
+            raise SettingsError(f'--base-path "{self.base_path}" deve ser vazio ou como /portal (letras, dígitos, . _ ~ -)')
+        object.__setattr__(self, "base_path", base)
         for folder in data:
             if not folder.is_dir():
                 raise SettingsError(f"a pasta de dados {folder} não existe ou não é uma pasta")

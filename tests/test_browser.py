@@ -261,3 +261,41 @@ def test_csp_refuses_inline_script_and_search_still_works(tab):
                              s.textContent = 'window.__injected = true'; document.body.appendChild(s); }""")
     assert page.evaluate("() => window.__injected === undefined")
     assert any("Content Security Policy" in e for e in tab.console_errors)
+
+
+# --- served from a sub-path ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def subpath_url(tmp_path_factory):
+    from datetime import date
+
+    from conftest import MINIMAL
+
+    from pipeline.build import build
+    from pipeline.settings import Settings
+
+    root = tmp_path_factory.mktemp("pages")
+    build(Settings(data=(MINIMAL,), out=root / "portal", as_of=date(2026, 6, 30), base_path="/portal",
+                   whoosh_dir=root / "busca"))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(root)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_search_works_under_a_sub_path(browser, subpath_url):
+    tab = _open(browser, subpath_url)
+    page = tab.page
+    page.goto("/portal/")
+    page.fill("#q", "caldas")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/portal/busca/\?q=caldas"))
+    result = _result_link(page, "/portal/linhas/12-0140-00/")
+    expect(result).to_be_visible()
+    result.click()
+    expect(page).to_have_url(re.compile(r"/portal/linhas/12-0140-00/$"))
+    page.wait_for_load_state("networkidle")
+    assert tab.console_errors == []
+    page.context.close()
