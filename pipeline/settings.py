@@ -14,7 +14,6 @@ from pathlib import Path
 from . import PROJECT_ROOT, SAMPLE_DIR
 from .folders import refusal
 
-
 BASE_PATH = re.compile(r"(/[A-Za-z0-9._~-]+)*")  # a sub-path the site is served from: "" or /portal
 
 
