@@ -9,7 +9,7 @@ OUT    ?= output
 AS_OF  ?=
 PORT   ?= 8000
 
-.PHONY: site test serve lock lint clean bench
+.PHONY: site test serve lock lint clean bench nightly
 
 $(STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,6 +19,13 @@ $(STAMP): requirements.lock
 site: $(STAMP)
 	$(BIN)/python -m pipeline validate $(DATA)
 	$(BIN)/python -m pipeline build --data $(DATA) --out $(OUT) $(if $(AS_OF),--as-of $(AS_OF))
+
+# The nightly job: fetch the sources of nightly.toml, ingest, validate, build, check links, publish.
+NIGHTLY_CONFIG ?= nightly.toml
+NIGHTLY_STATE  ?= .cache/nightly
+BASE_PATH      ?=
+nightly: $(STAMP)
+	$(BIN)/python -m pipeline nightly --config $(NIGHTLY_CONFIG) --state $(NIGHTLY_STATE) --out $(OUT) $(if $(AS_OF),--as-of $(AS_OF)) $(if $(BASE_PATH),--base-path $(BASE_PATH))
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -170,6 +170,38 @@ def cmd_search(args) -> int:
     return 0
 
 
+def cmd_nightly(args) -> int:
+    import os
+
+    from .nightly import NightlyError, Summary, load_config, run
+
+    overrides = {"out": Path(args.out) if args.out else None, "state": Path(args.state) if args.state else None,
+                 "as_of": parse_as_of(args.as_of) if args.as_of is not None else None, "base_path": args.base_path}
+    try:
+        config = load_config(Path(args.config), **overrides)
+    except NightlyError as exc:
+        print(f"erro: {clean(str(exc))}", file=sys.stderr)
+        return 2
+    summary, code = Summary(), 0
+    try:
+        summary = run(config, progress=for_stream())
+    except NightlyError as exc:
+        summary.failure, code = str(exc), 1
+        print(f"falhou: {clean(str(exc))}; nada foi publicado, o site anterior foi mantido", file=sys.stderr)
+    except OSError as exc:
+        summary.failure, code = os_reason(exc), 1
+        print(f"falhou: {os_reason(exc)}; nada foi publicado, o site anterior foi mantido", file=sys.stderr)
+    text = summary.markdown(config.as_of)
+    target = Path(args.resumo) if args.resumo else config.state / "resumo.md"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    if os.environ.get("GITHUB_STEP_SUMMARY"):
+        with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as fh:
+            fh.write(text)
+    print(clean(text).replace("\ufffd", "\n"))
+    return code
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m pipeline", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -211,6 +243,16 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--no-search", action="store_true", help="não gera o índice de busca (mais rápido)")
     b.add_argument("--index", default=str(Settings.__dataclass_fields__["whoosh_dir"].default), help=help_text("whoosh_dir"))
     b.set_defaults(func=cmd_build)
+
+    n = sub.add_parser("nightly", help="baixa as fontes, ingere, valida, gera, verifica os links e publica",
+                       description="O job noturno: nada é publicado se uma etapa falhar; o resumo vai para um arquivo.")
+    n.add_argument("--config", default="nightly.toml", help="arquivo com as fontes ([[fonte]] nome, adaptador, url)")
+    n.add_argument("--out", help="pasta do site publicado (padrão: output)")
+    n.add_argument("--state", help="pasta dos downloads, pacotes e do site candidato (padrão: .cache/nightly)")
+    n.add_argument("--as-of", help=help_text("as_of"))
+    n.add_argument("--base-path", default=None, help=help_text("base_path"))
+    n.add_argument("--resumo", help="arquivo do resumo (padrão: <state>/resumo.md)")
+    n.set_defaults(func=cmd_nightly)
 
     s = sub.add_parser("search", help="busca por campos nos registros (Whoosh), depois de um build",
                        description="Exemplos: caldas | uf:GO tipo:linha | tipo:outorga situacao:vencida | regra:promocao*")
