@@ -148,6 +148,12 @@ def cmd_build(args) -> int:
         print(f"falhou: {exc}", file=sys.stderr)
         return 1
     _print_report(result.report)
+    for table, c in result.report.accounting.items():
+        if result.report.covered(table):
+            published = len(result.derived.tables[table])
+            assert published == c["mantidas"], f"{table}: {published} publicadas != {c['mantidas']} mantidas"
+            print(f"{table}: {c['lidas']} lidas = {c['mantidas']} mantidas + {c['duplicadas']} duplicadas + "
+                  f"{c['rejeitadas']} rejeitadas")
     rejected = len([p for p in result.report.errors if p.linha is not None])
     print(
         f"site gerado em {result.out}: {result.pages} páginas, data de referência {settings.as_of.isoformat()}"

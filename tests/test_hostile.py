@@ -93,6 +93,10 @@ def test_case_in_strict_and_lenient_mode(case, tmp_path, schema):
         assert accepted < read or {p.regra for p in hits} == {"largura-da-linha"}
         derived = derive(report.accepted, schema, AS_OF)  # every later stage takes what was accepted
         assert sum(len(derived.tables[n]) for n in schema.tables) == accepted
+        # every row is accounted for: read = kept + repeated by a later source + refused
+        row = report.accounting[case.tabela]
+        assert row["lidas"] == row["mantidas"] + row["duplicadas"] + row["rejeitadas"] and row["rejeitadas"] >= 1
+        assert row["mantidas"] == len(derived.tables[case.tabela])
         return
     assert case.lenient == ACCEPTS and report.valid
 
@@ -357,3 +361,21 @@ def test_published_csv_stays_rfc_4180_with_bare_carriage_returns(tmp_path):
     build(Settings(data=(folder,), out=site, as_of=AS_OF, search_index=False))
     data = (site / "dados" / "transportadoras.csv").read_bytes()
     assert b'"A\rB"' in data and data.count(b"\r\n") == len(list(csv.reader(io.StringIO(data.decode()))))
+
+
+def test_the_build_prints_its_row_accounting_per_table(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    shutil.copytree(MINIMAL, a)
+    b.mkdir()
+    shutil.copy(a / "linhas.csv", b / "linhas.csv")  # the same three lines again, from a second source
+    with open(a / "tarifas.csv", "a", encoding="utf-8") as fh:
+        fh.write("12-0140-00,BRASILIA,CALDAS NOVAS,executivo,inf,2020-01-01,reajuste,\n")
+    proc = run_cli("build", "--data", str(a), "--data", str(b), "--out", str(tmp_path / "s"), "--no-search",
+                   "--lenient", "--as-of", "2026-06-30")
+    assert proc.returncode == 0, proc.stderr
+    assert "linhas: 6 lidas = 3 mantidas + 3 duplicadas + 0 rejeitadas" in proc.stdout
+    assert "tarifas: 7 lidas = 6 mantidas + 0 duplicadas + 1 rejeitadas" in proc.stdout
+    counts = json.loads((tmp_path / "s" / "dados" / "validacao.json").read_text(encoding="utf-8"))["contagem"]
+    assert counts["tarifas"] == {"lidas": 7, "mantidas": 6, "duplicadas": 0, "rejeitadas": 1}
+    with open(tmp_path / "s" / "dados" / "tarifas.csv", encoding="utf-8", newline="") as fh:
+        assert len(list(csv.DictReader(fh))) == 6  # the published count is the kept count

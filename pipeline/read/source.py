@@ -36,6 +36,7 @@ class SourceTable:
     row_numbers: list[int] = field(default_factory=list)
     source: str = ""  # file path shown in messages, or a note such as "decreto (art. 78)"
     row_sources: list[str] | None = None
+    data_rows: int = 0  # records in the file, those too wide or too narrow to read included
 
     def file_of(self, pos: int) -> str:
         return self.row_sources[pos] if self.row_sources is not None else self.source
@@ -65,6 +66,8 @@ class SourcePackage:
     sources: list[Source] = field(default_factory=list)  # every source used, folders first
     coverage: dict[str, list[str]] = field(default_factory=dict)  # table -> ids of the sources that supply it
     file_sources: dict[str, str] = field(default_factory=dict)  # file as shown -> its source's id
+    # table -> {"lidas": data rows in its files, "duplicadas": rows a later source repeats (same key)}
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def source_of_row(self, table: SourceTable, pos: int) -> str:
         """The id of the source the row at ``pos`` of ``table`` came from."""
@@ -191,6 +194,7 @@ def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, l
                 # a quote opened here and closed lines later: the rows between became one cell
                 problem("aspas-sem-fechamento", start, None, None, linhas=last - start, registro=cells[:1])
                 return out, problems
+            out.data_rows += 1
             if len(cells) != width:
                 problem("largura-da-linha", start, None, str(len(cells)), esperado=width, registro=cells)
                 continue
@@ -270,6 +274,7 @@ def read_source(
     coverage: dict[str, list[str]] = {}
     file_sources: dict[str, str] = {}
     resource_paths = {}
+    counts: dict[str, dict[str, int]] = {}
     for folder, src in zip(folders, sources):
         resource_paths[src.id], bad = _resource_paths(folder, src.pasta)
         if bad is not None:
@@ -302,11 +307,14 @@ def read_source(
                 problems += found
                 coverage[name].append(src.id)
                 file_sources[shown] = src.id
+        if parts:  # rows a later source repeats are merged away: counted, never silently lost
+            counts[name] = {"lidas": sum(p.data_rows for p in parts), "duplicadas": 0}
         if len(parts) == 1:
             tables[name] = parts[0]
         elif parts:
             tables[name], found = merge(table, parts)
             problems += found
+            counts[name]["duplicadas"] = sum(len(p.rows) for p in parts) - len(tables[name].rows)
             notes.append(f"{name}: reunida de {len(parts)} fontes ({', '.join(p.source for p in parts)})")
         elif name == "enquadramentos":
             rows = enquadramentos.rows()
@@ -318,10 +326,12 @@ def read_source(
                 "decreto (art. 78)",
             )
             notes.append("enquadramentos fornecidos pelo projeto a partir do art. 78 do decreto")
+            counts[name] = {"lidas": len(rows), "duplicadas": 0}
             coverage[name] = [DECREE_SOURCE.id]
             file_sources["decreto (art. 78)"] = DECREE_SOURCE.id
             sources.append(DECREE_SOURCE)
         else:
             tables[name] = SourceTable(name, table.field_names, source=f"{name}.csv (ausente)")
             notes.append(f"{name}: nenhuma fonte fornece esta tabela (não coberta)")
-    return SourcePackage(tables, problems, notes, sources, coverage, file_sources)
+            counts[name] = {"lidas": 0, "duplicadas": 0}
+    return SourcePackage(tables, problems, notes, sources, coverage, file_sources, counts)

@@ -43,6 +43,21 @@ class Report:
     sources: list[Source] = field(default_factory=list)
     coverage: dict[str, list[str]] = field(default_factory=dict)  # table -> ids of the sources supplying it
     file_sources: dict[str, str] = field(default_factory=dict)  # file as shown -> source id
+    # per table, once accepted: lidas = mantidas + duplicadas + rejeitadas (asserted)
+    accounting: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def account(self, counts: dict[str, dict[str, int]]) -> None:
+        """Every row read is kept, a later source's repeat of a kept key, or refused with a reason."""
+        refused: dict[str, set] = {}
+        for p in self.errors:
+            if p.linha is not None:
+                refused.setdefault(p.tabela, set()).add((p.arquivo, p.linha))
+        for name, c in counts.items():
+            row = {"lidas": c["lidas"], "mantidas": len(self.accepted[name].rows), "duplicadas": c["duplicadas"],
+                   "rejeitadas": len(refused.get(name, ()))}
+            if row["lidas"] != row["mantidas"] + row["duplicadas"] + row["rejeitadas"]:
+                raise AssertionError(f"contagem inconsistente em {name}: {row}")
+            self.accounting[name] = row
 
     def covered(self, table: str) -> bool:
         return bool(self.coverage.get(table))
@@ -77,6 +92,7 @@ class Report:
             "cobertura": {n: self.coverage.get(n, []) or NOT_COVERED for n in self.rows_read},
             "linhas_lidas": {n: self.count(self.rows_read, n) for n in self.rows_read},
             "linhas_aceitas": {n: self.count({n: len(t.rows)}, n) for n, t in self.accepted.items()},
+            "contagem": {n: (c if self.covered(n) else NOT_COVERED) for n, c in self.accounting.items()},
             "observacoes": self.notes,
             "problemas": [p.as_row() for p in self.problems],
         }
@@ -195,4 +211,5 @@ def validate(source: SourcePackage, schema: Schema, *, lenient: bool = False) ->
     header_errors = any(p.grave and (p.linha in (None, 1) or p.regra in STRUCTURAL) for p in report.problems)
     if report.valid or (lenient and not header_errors):
         report.accepted = tables
+        report.account(source.counts)
     return report
