@@ -21,7 +21,7 @@ from datetime import date
 from pathlib import Path
 
 from ..identifiers import cnpj_is_valid, normalise_cnpj, slugify
-from ..read.source import csv_error_pt
+from ..read.source import csv_error_pt, swallowed_lines
 from ..read.writer import write_table
 from ..schema import Schema
 
@@ -290,8 +290,7 @@ def read_export(path: Path, expected_header: list[str]) -> Export:
                 start, last = last + 1, reader.line_num
                 if not any(c.strip() for c in cells):
                     continue
-                if last > start and any(line.count(";") >= max(width - 1, 1)
-                                        for c in cells if "\n" in c for line in c.splitlines()[1:]):
+                if swallowed_lines(cells, start, last, width, ";"):
                     raise IngestError(
                         f"{path}, linha {start}: aspas abertas nesta linha só se fecham na linha {last}; as "
                         f"{last - start} linhas entre elas virariam uma só célula. Corrija as aspas e exporte de novo"

@@ -189,9 +189,7 @@ def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, l
             start, last = last + 1, reader.line_num
             if not any(c.strip() for c in cells):
                 continue
-            if last > start and any(line.count(",") >= max(width - 1, 1)
-                                    for c in cells if "\n" in c for line in c.splitlines()[1:]):
-                # a quote opened here and closed lines later: the rows between became one cell
+            if swallowed_lines(cells, start, last, width, ","):
                 problem("aspas-sem-fechamento", start, None, None, linhas=last - start, registro=cells[:1])
                 return out, problems
             out.data_rows += 1
@@ -203,6 +201,16 @@ def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, l
     except csv.Error as exc:  # located where the record that could not be read begins
         problem("csv-ilegivel", last + 1 if header else reader.line_num, detalhe=csv_error_pt(str(exc)))
     return out, problems
+
+
+def swallowed_lines(cells: list[str], start: int, end: int, width: int, delimiter: str) -> bool:
+    """Whether a record read from line ``start`` to ``end`` holds whole records in one cell: a quote
+    opened at ``start`` and closed lines later turns every row between into text of one cell. A cell
+    with a line break is legitimate; one whose later lines each look like a row (as many delimiters
+    as the header needs) is taken as an unclosed quote and refused, never guessed at."""
+    return end > start and any(line.count(delimiter) >= max(width - 1, 1)
+                               for c in cells if "\n" in c or "\r" in c
+                               for line in c.splitlines()[1:])
 
 
 def csv_error_pt(message: str) -> str:
