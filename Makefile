@@ -1,4 +1,4 @@
-# The two commands: `make site` (sets up .venv from pinned versions, validates and builds output/)
+# The two commands: `make site` (sets up .venv from pinned versions, builds output/: the build validates)
 # and `make test`. `make serve` serves output/ on http://127.0.0.1:8000/.
 PYTHON ?= python3
 VENV   := .venv
@@ -17,7 +17,6 @@ $(STAMP): requirements.lock
 	rm -f $(VENV)/.installed-* && touch $@
 
 site: $(STAMP)
-	$(BIN)/python -m pipeline validate $(DATA)
 	$(BIN)/python -m pipeline build --data $(DATA) --out $(OUT) $(if $(AS_OF),--as-of $(AS_OF))
 
 # The nightly job: fetch the sources of nightly.toml, ingest, validate, build, check links, publish.
@@ -43,8 +42,10 @@ lock:
 	(echo "# Exact versions of every package the project installs (pip freeze of requirements.in)."; \
 	 /tmp/portal-lock-venv/bin/pip freeze) > requirements.lock
 
+BENCH_SCALES ?= 0.1,1,3
+BENCH_OUT    ?= bench/out
 bench: $(STAMP)
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py --scales $(BENCH_SCALES) --out $(BENCH_OUT)
 
 clean:
 	rm -rf $(OUT) .$(OUT).staging .pytest_cache

@@ -15,17 +15,40 @@ from .context import SiteData
 from .filters import FILTERS
 
 
+def label(schema, table: str, field: str, value) -> str:
+    """The pt-BR label of an enum value, from the schema's ``categories``."""
+    tables = schema.tables
+    for f in tables[table].fields + tables[table].derived_fields:
+        if f["name"] == field:
+            for c in f.get("categories", []):
+                if c["value"] == value:
+                    return c["label"]
+    return "—" if value in (None, "") else str(value)
+
+
+def template_globals(data: SiteData) -> dict:
+    """What every template of the theme may call, besides the filters (``pipeline/site/filters.py``)."""
+    return {
+        "rotulo": lambda table, field, value: label(data.schema, table, field, value),
+        "lei": legal_numbers(),
+        "cobertura": data.coverage,
+        "revogacao": REVOCATION,
+        "notas_editoriais": EDITORIAL_NOTES,
+    }
+
+
+# The record pages: URL section, template (and its variable), and the SiteData list they come from.
+RECORD_PAGES = [("linhas", "linha", "lines"), ("transportadoras", "transportadora", "carriers"),
+                ("outorgas", "outorga", "outorgas"), ("caducidades", "caducidade", "caducidades")]
+
+
 class PortalGenerator(Generator):
     """Base: the shared data, the filters, and a helper that writes ``<url>index.html``."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.env.filters.update(FILTERS)
-        self.env.globals["rotulo"] = self.label
-        self.env.globals["lei"] = legal_numbers()
-        self.env.globals["cobertura"] = self.data.coverage
-        self.env.globals["revogacao"] = REVOCATION
-        self.env.globals["notas_editoriais"] = EDITORIAL_NOTES
+        self.env.globals.update(template_globals(self.data))
 
     @property
     def data(self) -> SiteData:
@@ -38,14 +61,7 @@ class PortalGenerator(Generator):
         return data
 
     def label(self, table: str, field: str, value) -> str:
-        """The pt-BR label of an enum value, from the schema's ``categories``."""
-        tables = self.data.schema.tables
-        for f in tables[table].fields + tables[table].derived_fields:
-            if f["name"] == field:
-                for c in f.get("categories", []):
-                    if c["value"] == value:
-                        return c["label"]
-        return "—" if value in (None, "") else str(value)
+        return label(self.data.schema, table, field, value)
 
     def page(self, writer, url: str, template: str, **kwargs) -> None:
         """Write ``url`` (like ``linhas/12-0140-00/``) with ``template``.html."""

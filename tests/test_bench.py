@@ -1,0 +1,20 @@
+"""`make bench` runs (at a tiny scale: benchmarks are not tests, and nothing here is timed)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+from conftest import PROJECT_ROOT
+
+
+def test_make_bench_runs_and_prints_its_table(tmp_path):
+    proc = subprocess.run(["make", "-s", "bench", "BENCH_SCALES=tiny", f"BENCH_OUT={tmp_path}"], cwd=PROJECT_ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for stage in ("leitura", "validação", "derivação", "publicação", "páginas", "índice de busca", "total"):
+        assert f"tiny    {stage}" in proc.stdout
+    assert "Jinja2 puro pág/s" in proc.stdout and "frictionless (s)" in proc.stdout
+    result = json.loads((tmp_path / "result.json").read_text(encoding="utf-8"))["results"]["tiny"]
+    assert result["pages"] > 0 and result["bare_pages"] > 0 and result["frictionless_s"] > 0
+    assert set(result["peaks"]) >= {"validação", "páginas"}
