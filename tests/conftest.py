@@ -102,3 +102,12 @@ _TAG = re.compile(r"<script\b.*?</script>|<style\b.*?</style>|<[^>]+>", re.S | r
 def page_text(path: Path) -> str:
     """The text of an HTML file (tags, scripts and styles removed, entities decoded, whitespace folded)."""
     return " ".join(html.unescape(_TAG.sub(" ", path.read_text(encoding="utf-8"))).split())
+
+
+_OOXML_ESCAPE = re.compile(r"_x([0-9A-Fa-f]{4})_")
+
+
+def xlsx_text(value):
+    """A text cell as a spreadsheet shows it: OOXML escapes (``_x000D_`` for a CR) decoded in one pass,
+    as Excel does; openpyxl's reader leaves them as written."""
+    return _OOXML_ESCAPE.sub(lambda m: chr(int(m[1], 16)), value) if isinstance(value, str) else value
