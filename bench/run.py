@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ["leitura", "validação", "derivação", "publicação", "páginas", "índice de busca"]
+STAGES = ["leitura", "validação", "derivação", "publicação", "páginas", "índice de busca", "planilhas (em paralelo)"]
 TINY = {"transportadoras": 8, "linhas": 10, "outorgas": 34, "tarifas": 150, "tarifas_promocionais": 20,
         "infracoes": 30, "caducidades": 5}
 
@@ -62,6 +62,7 @@ result = build(Settings(data=(data,), out=out, as_of=date(2026, 11, 29),
                         whoosh_dir=out.with_name("busca-" + out.name)), progress)
 timings = dict(result.timings, total=time.perf_counter() - start)
 peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+children_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # the spreadsheet writer, Pagefind
 size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
 
 # baseline 1: frictionless validating the same files with the same schemas
@@ -100,7 +101,8 @@ with tempfile.TemporaryDirectory() as tmp:
                                               **{{record: item}}), encoding="utf-8")
             bare_pages += 1
     bare_s = time.perf_counter() - t
-print(json.dumps({{"timings": timings, "peaks": progress.peaks, "peak_mb": peak_mb, "pages": result.pages,
+print(json.dumps({{"timings": timings, "peaks": progress.peaks, "peak_mb": peak_mb, "children_mb": children_mb,
+                  "pages": result.pages,
                   "bytes": size, "frictionless_s": frictionless_s, "bare_pages": bare_pages, "bare_s": bare_s}}))
 """
 
@@ -132,6 +134,7 @@ def table(results: list[tuple[str, dict]]) -> str:
         for stage in STAGES:
             lines.append(f"{name:<8}{stage:<18}{r['timings'].get(stage, 0):>11.2f}{r['peaks'].get(stage, 0):>11.0f}")
         lines.append(f"{name:<8}{'total':<18}{r['timings']['total']:>11.2f}{r['peak_mb']:>11.0f}")
+        lines.append(f"{name:<8}{'(processos filhos)':<18}{'':>11}{r.get('children_mb', 0):>11.0f}")
     lines.append("")
     lines.append(f"{'escala':<8}{'páginas':>9}{'pág/s':>9}{'Jinja2 puro pág/s':>19}{'razão':>8}"
                  f"{'validação (s)':>15}{'frictionless (s)':>18}{'razão':>8}{'saída (MB)':>12}")

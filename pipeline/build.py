@@ -16,6 +16,7 @@ from .folders import staged
 from .index import pagefind, whoosh
 from .progress import Progress
 from .publish import publish
+from .publish.background import BackgroundError
 from .read import read_source
 from .schema import Schema, load_schema
 from .settings import Settings
@@ -78,17 +79,27 @@ def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             report.accepted, schema, settings.as_of, coverage=report.coverage, file_sources=report.file_sources
         )
     with staged(settings.out, "site gerado por python -m pipeline build") as staging:
-        with progress.stage("publicação"):
-            descriptor = publish(derived, report, schema, staging / "dados", progress)
-        with progress.stage("páginas"):
-            site = SiteData.build(derived, schema, report, descriptor)
-            pages = render(site, settings, staging)
-            rebase(staging, settings.base_path)
-        if settings.search_index:
-            with progress.stage("índice de busca"):
-                try:
-                    pagefind.index(staging)
-                except pagefind.PagefindError as exc:
-                    raise BuildError(str(exc)) from None
-                whoosh.build_index(site, Path(settings.whoosh_dir))
+        with progress.stage("publicação"):  # the spreadsheets go on in a second process, beside the pages
+            published = publish(derived, report, schema, staging / "dados", progress,
+                                spreadsheets_in_background=True)
+        try:
+            with progress.stage("páginas"):
+                site = SiteData.build(derived, schema, report, published.descriptor)
+                pages = render(site, settings, staging)
+                rebase(staging, settings.base_path)
+            if settings.search_index:
+                with progress.stage("índice de busca"):
+                    try:
+                        pagefind.index(staging)
+                    except pagefind.PagefindError as exc:
+                        raise BuildError(str(exc)) from None
+                    whoosh.build_index(site, Path(settings.whoosh_dir))
+        except BaseException:
+            published.cancel()
+            raise
+        with progress.stage("planilhas (em paralelo)"):
+            try:
+                published.wait()
+            except BackgroundError as exc:
+                raise BuildError(f"as planilhas XLSX não puderam ser gravadas: {exc}") from None
     return BuildResult(report, derived, settings.out, pages, progress.timings())

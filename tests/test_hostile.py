@@ -378,3 +378,20 @@ def test_the_build_prints_its_row_accounting_per_table(tmp_path):
     assert counts["tarifas"] == {"lidas": 7, "mantidas": 6, "duplicadas": 0, "rejeitadas": 1}
     with open(tmp_path / "s" / "dados" / "tarifas.csv", encoding="utf-8", newline="") as fh:
         assert len(list(csv.DictReader(fh))) == 6  # the published count is the kept count
+
+
+def test_a_full_disk_in_the_background_spreadsheet_writer_keeps_the_previous_site(tmp_path, monkeypatch, capsys):
+    from pipeline import __main__ as cli
+    from pipeline.publish import spreadsheet
+
+    site = tmp_path / "site"
+    assert cli.main(["build", "--data", str(MINIMAL), "--out", str(site), "--no-search"]) == 0
+    before = (site / "index.html").read_bytes()
+
+    def full(df, resource, path, as_of):  # runs in the forked writer, which inherits the patch
+        raise OSError(errno.ENOSPC, "No space left on device", path.name)
+
+    monkeypatch.setattr(spreadsheet, "write_xlsx", full)
+    assert cli.main(["build", "--data", str(MINIMAL), "--out", str(site), "--no-search"]) == 1
+    assert "disco cheio: transportadoras.xlsx" in capsys.readouterr().err
+    assert (site / "index.html").read_bytes() == before and not list(tmp_path.glob(".site.*"))
