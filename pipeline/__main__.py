@@ -42,7 +42,8 @@ def positive_int(text: str) -> int:
     return value
 
 
-def _print_report(report: Report, stream=sys.stderr) -> None:
+def _print_report(report: Report, stream=None) -> None:
+    stream = stream or sys.stderr  # looked up at each call: the process's stderr may have been replaced
     for problem in report.errors[:MAX_SHOWN]:
         print(f"ERRO  {clean(problem.mensagem)}", file=stream)
     if len(report.errors) > MAX_SHOWN:
