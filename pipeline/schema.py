@@ -46,6 +46,12 @@ class Table:
         return [f["name"] for f in self.fields]
 
     @property
+    def key_fields(self) -> set[str]:
+        """The columns that hold the table's primary key or a reference to another table."""
+        refs = {k for fk in self.foreign_keys for k in ([fk["fields"]] if isinstance(fk["fields"], str) else fk["fields"])}
+        return set(self.primary_key) | refs
+
+    @property
     def derived_fields(self) -> list[dict]:
         return self.descriptor.get("derivedFields", [])
 

@@ -4,7 +4,6 @@ Every request loop is bounded (few retries, sub-second timeouts) and stops by it
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import socket
@@ -19,7 +18,6 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, PROJECT_ROOT
 
-from pipeline import nightly
 from pipeline.nightly import NightlyError, load_config, run
 
 EXPORT = (FIXTURES / "antt" / "horarios-formato-novo.csv").read_bytes()
@@ -177,4 +175,3 @@ def test_a_malformed_config_is_a_message(tmp_path):
     bad.write_text('[[fonte]]\nnome = "x"\nadaptador = "nenhum"\nurl = "ftp://x"\n', encoding="utf-8")
     with pytest.raises(NightlyError, match="adaptador desconhecido nenhum"):
         load_config(bad)
-    assert functools and nightly  # the module is importable without a network

@@ -49,8 +49,7 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(mask_cpf(source.relatorio.read_text(encoding="utf-8")), encoding="utf-8")
             entry["x-relatorio-de-ingestao"] = target.relative_to(out).as_posix()
-    fictional = any(s.ficticia for s in report.sources)
-    descriptor = datapackage.published_descriptor(schema, derived.as_of, sources, fictional)
+    descriptor = datapackage.published_descriptor(schema, derived.as_of, sources, report.fictional)
     resources = descriptor["resources"]
 
     def spreadsheets() -> None:

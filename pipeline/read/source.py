@@ -69,14 +69,6 @@ class SourcePackage:
     # table -> {"lidas": data rows in its files, "duplicadas": rows a later source repeats (same key)}
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
 
-    def source_of_row(self, table: SourceTable, pos: int) -> str:
-        """The id of the source the row at ``pos`` of ``table`` came from."""
-        return self.file_sources[table.file_of(pos)]
-
-    @property
-    def fictional(self) -> bool:
-        return any(s.ficticia for s in self.sources)
-
 
 # A cell may be long (it is refused past cells.MAX_TEXT with a message); the csv module's own limit
 # (128 KiB) would stop the whole file instead. The limit is process-wide and Frictionless changes it,

@@ -37,10 +37,6 @@ def template_globals(data: SiteData) -> dict:
     }
 
 
-# The record pages: URL section, template (and its variable), and the SiteData list they come from.
-RECORD_PAGES = [("linhas", "linha", "lines"), ("transportadoras", "transportadora", "carriers"),
-                ("outorgas", "outorga", "outorgas"), ("caducidades", "caducidade", "caducidades")]
-
 
 class PortalGenerator(Generator):
     """Base: the shared data, the filters, and a helper that writes ``<url>index.html``."""
@@ -104,6 +100,11 @@ class OutorgasGenerator(RecordPagesGenerator):
 
 class CaducidadesGenerator(RecordPagesGenerator):
     section, record, records = "caducidades", "caducidade", "caducidades"
+
+
+# The record pages (URL section, template and its variable, SiteData list), as the generators declare them.
+RECORD_PAGES = [(g.section, g.record, g.records)
+                for g in (LinesGenerator, CarriersGenerator, OutorgasGenerator, CaducidadesGenerator)]
 
 
 class FindingsGenerator(PortalGenerator):

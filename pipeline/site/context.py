@@ -56,7 +56,7 @@ class SiteData:
     @property
     def fictional(self) -> bool:
         """A source of the build is fictional: every page says so."""
-        return any(s.ficticia for s in self.report.sources)
+        return self.report.fictional
 
     @property
     def sources(self) -> list[Source]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..read.provenance import Source
+from ..read.provenance import UNDECLARED, Source
 
 # table -> (what "none" reads as, in the singular, gendered; what the table holds, in the plural)
 PHRASES = {
@@ -55,7 +55,7 @@ class Coverage:
             return f"As fontes deste site não incluem {plural}."
         sources = self.sources_for(table)
         if len(sources) == 1 and not sources[0].declarada:
-            return f"{none} para {target} na pasta {sources[0].pasta} ({sources[0].rotulo.split(' (')[0]})."
+            return f"{none} para {target} na pasta {sources[0].pasta} ({UNDECLARED})."
         where = "na fonte" if len(sources) == 1 else "nas fontes"
         return f"{none} para {target} {where} {self.label(table)}."
 

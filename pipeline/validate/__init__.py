@@ -62,6 +62,11 @@ class Report:
     def covered(self, table: str) -> bool:
         return bool(self.coverage.get(table))
 
+    @property
+    def fictional(self) -> bool:
+        """A source of the build is fictional: every page and download says so."""
+        return any(s.ficticia for s in self.sources)
+
     def count(self, counts: dict[str, int], table: str) -> int | str:
         """A table's count, or "não coberto" when no source supplies the table."""
         return counts.get(table, 0) if self.covered(table) else NOT_COVERED

@@ -203,9 +203,7 @@ def personal_data(tables: Tables, schema: Schema) -> list[Problem]:
         t = tables[name]
         cols = table.fields_of_type("string")
         # identifiers (keys, references) may be 11-digit numbers: only free text is searched for a bare CPF
-        keys = set(table.primary_key) | {k for fk in table.foreign_keys
-                                         for k in ([fk["fields"]] if isinstance(fk["fields"], str) else fk["fields"])}
-        free = [c for c in cols if c not in keys and not table.field(c).get("constraints", {}).get("pattern")]
+        free = [c for c in cols if c not in table.key_fields and not table.field(c).get("constraints", {}).get("pattern")]
         for line, r, cells in _records(t):
             hits = [(c, "dado-pessoal") for c in cols if has_cpf(r[c])]
             hits += [(c, "cpf-sem-pontuacao") for c in free if not has_cpf(r[c]) and has_bare_cpf(r[c])]

@@ -130,9 +130,7 @@ def _typed(kind: str):
 
 
 def _non_key_free_text(table: str):
-    t = SCHEMA[table]
-    keys = set(t.primary_key) | {k for fk in t.foreign_keys for k in ([fk["fields"]] if isinstance(fk["fields"], str)
-                                                                     else fk["fields"])}
+    keys = SCHEMA[table].key_fields
     return lambda f: _free_text(f) and f["name"] not in keys
 
 
