@@ -20,7 +20,9 @@ def typed_frame(table: Table, source: SourceTable) -> pd.DataFrame:
     for f in table.fields:
         conv = _CONVERTERS.get(f.get("type", "string"))
         if conv is not None:
-            values = [conv(v) if v != "" else None for v in df[f["name"]]]
+            column = source.column(f["name"])
+            done = {v: (conv(v) if v != "" else None) for v in set(column)}  # once per distinct text
+            values = list(map(done.__getitem__, column))
             if f.get("type") == "boolean":
                 values = [bool(v) for v in values]
             df[f["name"]] = pd.Series(values, index=df.index, dtype=object)

@@ -45,6 +45,23 @@ class SourceTable:
         """``(file, line)`` of the row at ``pos``."""
         return self.file_of(pos), self.row_numbers[pos]
 
+    def column(self, name: str) -> tuple[str, ...]:
+        """The cells of one column: the table is transposed once, on first use, and again only if its
+        rows were replaced or grew."""
+        cache = self.__dict__.get("_transposed")
+        if cache is None or cache[0] is not self.rows or cache[1] != len(self.rows):
+            columns = zip(*self.rows) if self.rows else ((),) * len(self.columns)
+            cache = (self.rows, len(self.rows), dict(zip(self.columns, columns)))
+            self.__dict__["_transposed"] = cache
+        return cache[2][name]
+
+    def positions(self, name: str, refused) -> list[int]:
+        """Positions of the rows whose ``name`` cell is refused by ``refused(text) -> bool``, asked once
+        per distinct text (a verdict that depends on the text alone)."""
+        column = self.column(name)
+        bad = {text for text in set(column) if refused(text)}
+        return [i for i, text in enumerate(column) if text in bad] if bad else []
+
     def frame(self) -> pd.DataFrame:
         df = pd.DataFrame(self.rows, columns=self.columns, dtype=object)
         return df.fillna("")

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import partial
 
-from frictionless import Package
-
+from .. import parallel
 from ..problems import TYPE_NAMES, Problem
 from ..read import SourcePackage, SourceTable
 from ..read.provenance import Source
 from ..schema import Schema
+from . import screen
 from .checks import run_checks
 
 # Problems of a whole file, not of one row: even lenient mode cannot publish around them, since rows
@@ -158,25 +159,26 @@ def _from_frictionless(error, table: SourceTable, schema: Schema) -> Problem:
     return p("estrutura", detalhe=f"a validação estrutural (Frictionless, erro {kind}) recusou esta linha")
 
 
-def _frictionless_problems(tables: dict[str, SourceTable], schema: Schema) -> list[Problem]:
-    descriptor = schema.source_descriptor()
-    for r in descriptor["resources"]:
-        t = tables[r["name"]]
-        for k in ("path", "encoding", "format", "mediatype"):
-            r.pop(k, None)
-        r["data"] = [t.columns] + t.rows
-    report = Package(descriptor).validate(limit_errors=10**9)
+def frictionless_problems(tables: dict[str, SourceTable], schema: Schema, *, fast: bool = True) -> list[Problem]:
+    """Frictionless's verdict on the tables, in pt-BR. ``fast`` (the default) asks Frictionless only
+    about the rows a screen flags and checks the keys over its typed values (:mod:`.screen`);
+    ``fast=False`` runs it over every row: both give the same problems (tests/test_differential.py)."""
     problems = []
-    for task in report.tasks:
-        t = tables[task.name]
-        for error in task.errors:
-            problem = _from_frictionless(error, t, schema)
-            pos = problem.linha - 2 if problem.linha is not None else -1  # inline data: header is row 1
-            if 0 <= pos < len(t.rows):
-                file, line = t.origin(pos)
-                problem = replace(problem, arquivo=file, linha=line)
-            problems.append(problem)
+    for name, pos, _, error in (screen.fast if fast else screen.full)(tables, schema):
+        t = tables[name]
+        problem = _from_frictionless(error, t, schema)
+        if 0 <= pos < len(t.rows):
+            file, line = t.origin(pos)
+            problem = replace(problem, arquivo=file, linha=line)
+        problems.append(problem)
     return problems
+
+
+PARALLEL_ROWS = 100_000  # below this many rows a second process costs more than it saves
+
+
+def _big(tables: dict[str, SourceTable]) -> bool:
+    return sum(len(t.rows) for t in tables.values()) >= PARALLEL_ROWS
 
 
 def validate(source: SourcePackage, schema: Schema, *, lenient: bool = False) -> Report:
@@ -193,9 +195,11 @@ def validate(source: SourcePackage, schema: Schema, *, lenient: bool = False) ->
     tables = dict(source.tables)
     seen: set[tuple] = set()
     while True:
-        by_frictionless = _frictionless_problems(tables, schema)
+        # the portal's checks in a second process, beside Frictionless's verdict (both read the same rows)
+        checks = parallel.call(partial(run_checks, tables, schema), parallel=_big(tables))
+        by_frictionless = frictionless_problems(tables, schema)
         flagged = {(p.arquivo, p.linha, p.coluna) for p in by_frictionless}
-        own = [p for p in run_checks(tables, schema)  # one bad cell is reported once
+        own = [p for p in checks.result()  # one bad cell is reported once
                if not (p.regra in CELL_RULES and (p.arquivo, p.linha, p.coluna) in flagged)]
         found = [
             p

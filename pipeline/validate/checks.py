@@ -86,27 +86,38 @@ def line_required(tables: Tables, schema: Schema) -> list[Problem]:
     ]
 
 
+def _grammar_refusal(value: str, f: dict) -> CellError | None:
+    """Why the portal's grammar refuses a cell of field ``f`` (None when it does not)."""
+    if value == "":
+        return None
+    if blank(value) and f.get("constraints", {}).get("required"):
+        return CellError("obrigatorio")
+    try:
+        parse(value, f)
+    except CellError as refusal:
+        return refusal
+    return None
+
+
 @check("celulas")
 def cell_grammar(tables: Tables, schema: Schema) -> list[Problem]:
     """Every non-empty cell follows the portal's grammar of its type (:mod:`.cells`: ASCII digits, one
-    shape per type, dates in range, no control characters), and a required value is not only spaces."""
+    shape per type, dates in range, no control characters), and a required value is not only spaces.
+    The verdict depends on the text alone, so each distinct text of a column is parsed once."""
     out = []
     for name, table in schema.tables.items():
         t = tables[name]
-        fields = [(i, f) for i, f in enumerate(table.fields) if f["name"] in t.columns]
-        positions = {f["name"]: t.columns.index(f["name"]) for _, f in fields}
-        for pos, cells in enumerate(t.rows):
-            for _, f in fields:
-                value = cells[positions[f["name"]]]
-                if value == "":
-                    continue
-                if blank(value) and f.get("constraints", {}).get("required"):
-                    out.append(_problem("obrigatorio", t, pos, f["name"], value, cells))
-                    continue
-                try:
-                    parse(value, f)
-                except CellError as exc:
-                    out.append(_problem(exc.regra, t, pos, f["name"], value, cells, **exc.context))
+        found = []  # (row position, field number, problem): reported row by row, fields in schema order
+        for number, f in enumerate(table.fields):
+            i = t.columns.index(f["name"])
+            verdicts: dict[str, CellError | None] = {}
+            for pos in t.positions(f["name"], lambda v, f=f, vs=verdicts: vs.setdefault(v, _grammar_refusal(v, f))
+                                   is not None):
+                value = t.rows[pos][i]
+                refusal = verdicts[value]
+                found.append((pos, number, _problem(refusal.regra, t, pos, f["name"], value, t.rows[pos],
+                                                    **refusal.context)))
+        out += [p for _, _, p in sorted(found, key=lambda x: x[:2])]
     return out
 
 
@@ -116,10 +127,11 @@ def two_decimals(tables: Tables, schema: Schema) -> list[Problem]:
     out = []
     for name, col in (("tarifas", "valor"), ("tarifas_promocionais", "valor"), ("infracoes", "valor_multa")):
         t = tables[name]
+        i = t.columns.index(col)
         out += [
-            _problem("duas-casas-decimais", t, line, col, r[col], cells)
-            for line, r, cells in _records(t)
-            if re.fullmatch(r"-?[0-9]+\.[0-9]{3,}", r[col], re.A) and not _DECIMAL2.match(r[col])
+            _problem("duas-casas-decimais", t, pos, col, t.rows[pos][i], t.rows[pos])
+            for pos in t.positions(col, lambda v: bool(re.fullmatch(r"-?[0-9]+\.[0-9]{3,}", v, re.A))
+                                   and not _DECIMAL2.match(v))
         ]
     return out
 
@@ -204,12 +216,19 @@ def personal_data(tables: Tables, schema: Schema) -> list[Problem]:
         cols = table.fields_of_type("string")
         # identifiers (keys, references) may be 11-digit numbers: only free text is searched for a bare CPF
         free = [c for c in cols if c not in table.key_fields and not table.field(c).get("constraints", {}).get("pattern")]
-        for line, r, cells in _records(t):
-            hits = [(c, "dado-pessoal") for c in cols if has_cpf(r[c])]
-            hits += [(c, "cpf-sem-pontuacao") for c in free if not has_cpf(r[c]) and has_bare_cpf(r[c])]
-            if hits:  # the CPF itself is masked, so the report never republishes it
-                masked = [mask_cpf(v) for v in cells]
-                out += [_problem(slug, t, line, c, mask_cpf(r[c]), masked) for c, slug in hits]
+        hits: dict[int, list[tuple[str, str]]] = {}
+        for c in cols:
+            for pos in t.positions(c, has_cpf):
+                hits.setdefault(pos, []).append((c, "dado-pessoal"))
+        for c in free:
+            for pos in t.positions(c, lambda v: not has_cpf(v) and has_bare_cpf(v)):
+                hits.setdefault(pos, []).append((c, "cpf-sem-pontuacao"))
+        for pos in sorted(hits):  # the CPF itself is masked, so the report never republishes it
+            cells = t.rows[pos]
+            masked = [mask_cpf(v) for v in cells]
+            row = dict(zip(t.columns, cells))
+            found = sorted(hits[pos], key=lambda h: (h[1] != "dado-pessoal", cols.index(h[0])))
+            out += [_problem(slug, t, pos, c, mask_cpf(row[c]), masked) for c, slug in found]
     return out
 
 

@@ -1,0 +1,201 @@
+"""Frictionless's verdict on a package, computed fast: the same errors, row by row and column by column,
+as ``Package(descriptor).validate()`` over every row (:func:`full`), in a fraction of the time.
+
+Frictionless stays the definition of valid; this module only avoids asking it the same question twice:
+
+- **Cells.** Frictionless's verdict on a cell (missing value, type, constraints) depends on the cell's
+  text alone: it is its field's cell reader (``Field.create_cell_reader``). Each reader runs once per
+  distinct value of its column, not once per row.
+- **Rows.** The rows holding a value a reader refused, and the wholly blank rows, are validated by
+  Frictionless itself, with the same schemas less their keys: its own error objects, for those rows only.
+- **Keys.** The only verdicts that depend on other rows (``unique``, ``primaryKey``, ``foreignKeys``)
+  are checked here over the typed values the readers returned, with Frictionless's rules
+  (``frictionless/resources/table.py``, 5.21): a later repeat is the error; a primary key whose cells
+  are all missing is an error; a foreign key whose cells are all missing is skipped; the lookup holds
+  every row of the referenced table, valid or not.
+
+``tests/test_differential.py`` checks that both give the same verdicts on every fixture of the suite and
+on Hypothesis-generated tables.
+"""
+
+from __future__ import annotations
+
+from copy import deepcopy
+
+from frictionless import Package
+from frictionless import Schema as FrictionlessSchema
+from frictionless import errors as ferrors
+
+from ..read import SourceTable
+from .cells import CellError, parse_datetime
+
+Tables = dict[str, SourceTable]
+# (table, position of the row or -1 for the header, order within the row, Frictionless error)
+Located = tuple[str, int, int, object]
+
+
+def _iso_datetime(field) -> bool:
+    """A ``datetime`` field of format ``any`` whose only constraint is ``required``: Frictionless reads
+    it with ``dateutil.parser.parse`` (about 60 µs a value, most of its time on a national package). A
+    value in the portal's ISO shape (``AAAA-MM-DDTHH:MM[:SS]``, :func:`.cells.parse_datetime`) parses to
+    the same ``datetime`` there, so those values skip it; any other value still goes to Frictionless's
+    reader. tests/test_differential.py compares both on generated values."""
+    return (field.type == "datetime" and field.format == "any"
+            and set(field.constraints) <= {"required"})
+
+
+def _to_str(v) -> str:
+    return str(v) if v is not None else ""
+
+
+def _descriptor(schema, tables: Tables, rows: dict[str, list[list[str]]], keys: bool) -> dict:
+    descriptor = schema.source_descriptor()
+    for r in descriptor["resources"]:
+        for k in ("path", "encoding", "format", "mediatype"):
+            r.pop(k, None)
+        r["data"] = [tables[r["name"]].columns] + rows[r["name"]]
+        if not keys:
+            s = r["schema"]
+            s.pop("primaryKey", None)
+            s.pop("foreignKeys", None)
+            for f in s["fields"]:
+                f.get("constraints", {}).pop("unique", None)
+    return descriptor
+
+
+def _run(descriptor: dict) -> dict[str, list]:
+    report = Package(descriptor).validate(limit_errors=10**9)
+    return {task.name: list(task.errors) for task in report.tasks}
+
+
+def full(tables: Tables, schema) -> list[Located]:
+    """Frictionless over every row: the reference the fast path must equal (and the slow path's cost)."""
+    found = _run(_descriptor(schema, tables, {n: t.rows for n, t in tables.items()}, keys=True))
+    out = []
+    for name in found:
+        for order, error in enumerate(found[name]):
+            line = getattr(error, "row_number", None)
+            out.append((name, line - 2 if line is not None else -1, order, error))
+    return out
+
+
+class _Typed:
+    """One table's columns as Frictionless reads them: per column, the typed value of each distinct
+    text; and the positions of the rows with a refused value."""
+
+    def __init__(self, table: SourceTable, descriptor: dict):
+        fschema = FrictionlessSchema.from_descriptor(deepcopy(descriptor))
+        self.names = [f.name for f in fschema.fields]
+        self.columns = [table.column(n) for n in self.names]
+        self.values: dict[str, dict[str, object]] = {}
+        flagged: set[int] = set()
+        missing: list[set[str]] = []
+        for name, field, column in zip(self.names, fschema.fields, self.columns):
+            reader = field.create_cell_reader()
+            values, refused, blank = {}, set(), set()
+            iso = _iso_datetime(field)
+            for text in set(column):
+                if iso and text:
+                    try:
+                        values[text] = parse_datetime(text)
+                        continue
+                    except CellError:
+                        pass
+                typed, notes = reader(text)
+                values[text] = typed
+                if notes:
+                    refused.add(text)
+                elif typed is None:
+                    blank.add(text)
+            self.values[name] = values
+            missing.append(blank)
+            if refused:
+                flagged.update(i for i, text in enumerate(column) if text in refused)
+        # a blank row (every cell a missing value) is an error of its own
+        if self.names and missing[0]:
+            flagged.update(
+                i for i, text in enumerate(self.columns[0])
+                if text in missing[0] and all(c[i] in m for c, m in zip(self.columns, missing))
+            )
+        self.flagged = sorted(flagged)
+
+    def typed(self, name: str) -> list:
+        values = self.values[name]
+        return [values[text] for text in self.columns[self.names.index(name)]]
+
+
+def _key_errors(name: str, table: SourceTable, descriptor: dict, typed: dict[str, _Typed]) -> list[Located]:
+    """unique, primaryKey and foreignKeys, as Frictionless checks them row after row."""
+    out: list[Located] = []
+    t = typed[name]
+    fields = descriptor["schema"]["fields"]
+
+    def cells(pos):
+        return list(table.rows[pos])
+
+    for number, f in enumerate(fields, start=1):
+        if not f.get("constraints", {}).get("unique"):
+            continue
+        seen: dict = {}
+        for pos, value in enumerate(t.typed(f["name"])):
+            if value is None:
+                continue
+            match = seen.get(value)
+            seen[value] = pos + 2
+            if match:
+                out.append((name, pos, 1, ferrors.UniqueError(
+                    note=f"the same as in the row at position {match}", cells=cells(pos), row_number=pos + 2,
+                    cell=str(value), field_name=f["name"], field_number=number)))
+    key = descriptor["schema"].get("primaryKey") or []
+    key = [key] if isinstance(key, str) else key
+    if key:
+        seen = {}
+        for pos, tup in enumerate(zip(*(t.typed(k) for k in key))):
+            if set(tup) == {None}:
+                out.append((name, pos, 2, ferrors.PrimaryKeyError(
+                    note='cells composing the primary keys are all "None"', cells=cells(pos), row_number=pos + 2)))
+                continue
+            match = seen.get(tup)
+            seen[tup] = pos + 2
+            if match:
+                out.append((name, pos, 2, ferrors.PrimaryKeyError(
+                    note=f"the same as in the row at position {match}", cells=cells(pos), row_number=pos + 2)))
+    for fk in descriptor["schema"].get("foreignKeys") or []:
+        source = [fk["fields"]] if isinstance(fk["fields"], str) else list(fk["fields"])
+        ref = fk["reference"]
+        ref_name = ref.get("resource") or name
+        target = [ref["fields"]] if isinstance(ref["fields"], str) else list(ref["fields"])
+        lookup = {tup for tup in zip(*(typed[ref_name].typed(k) for k in target)) if set(tup) != {None}}
+        for pos, tup in enumerate(zip(*(t.typed(k) for k in source))):
+            if set(tup) == {None} or tup in lookup:
+                continue
+            note = (f'for "{", ".join(source)}": values "{", ".join(str(d) for d in tup)}" not found in the '
+                    f'lookup table "{ref_name}" as "{", ".join(target)}"')
+            out.append((name, pos, 3, ferrors.ForeignKeyError(
+                note=note, cells=cells(pos), row_number=pos + 2, field_names=source,
+                field_cells=[_to_str(v) for v in tup], reference_name=ref_name, reference_field_names=target)))
+    return out
+
+
+def fast(tables: Tables, schema) -> list[Located]:
+    """The same errors as :func:`full`, in the same order, with Frictionless run only on flagged rows."""
+    descriptor = schema.source_descriptor()
+    resources = {r["name"]: r for r in descriptor["resources"]}
+    typed = {name: _Typed(tables[name], r["schema"]) for name, r in resources.items()}
+    flagged_rows = {name: [tables[name].rows[i] for i in t.flagged] for name, t in typed.items()}
+    found = _run(_descriptor(schema, tables, flagged_rows, keys=False))
+    out: list[Located] = []
+    for name in resources:
+        positions = typed[name].flagged
+        for error in found.get(name, []):
+            line = getattr(error, "row_number", None)
+            if line is None:
+                out.append((name, -1, 0, error))
+                continue
+            pos = positions[line - 2]
+            error.row_number = pos + 2  # the row's place in the whole table, as full() numbers it
+            out.append((name, pos, 0, error))
+        out += _key_errors(name, tables[name], resources[name], typed)
+    order = {name: i for i, name in enumerate(resources)}
+    # stable: within a row, cell errors (in Frictionless's own order) come before unique, key, foreign key
+    return sorted(out, key=lambda e: (order[e[0]], e[1], e[2]))

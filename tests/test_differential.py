@@ -1,0 +1,138 @@
+"""The fast validation path (pipeline/validate/screen.py) against Frictionless over every row: the same
+problems, row by row and column by column (rule, table, file, line, column, value and the row's cells),
+in the same order, on every fixture of the suite (the minimal package, the bundled sample, the hostile
+corpus, the real export ingested) and on Hypothesis-generated tables."""
+
+from __future__ import annotations
+
+import copy
+import shutil
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from conftest import MINIMAL
+from dateutil import parser as dateutil_parser
+from hostile.cases import CASES
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipeline import PROJECT_ROOT
+from pipeline.read import read_source
+from pipeline.schema import load_schema
+from pipeline.validate import frictionless_problems
+from pipeline.validate.cells import FIRST_DAY, LAST_DAY, parse_datetime
+
+SCHEMA = load_schema()
+
+
+def verdicts(tables) -> tuple[list[dict], list[dict]]:
+    fast = [p.as_row() for p in frictionless_problems(tables, SCHEMA)]
+    full = [p.as_row() for p in frictionless_problems(tables, SCHEMA, fast=False)]
+    return fast, full
+
+
+def test_both_paths_agree_on_the_minimal_package_and_the_sample():
+    for folder in (MINIMAL, PROJECT_ROOT / "datasets"):
+        fast, full = verdicts(read_source([folder], SCHEMA).tables)
+        assert fast == full
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.tabela != "datapackage"],
+                         ids=lambda c: c.id)
+def test_both_paths_agree_on_every_hostile_case(case, tmp_path):
+    folder = tmp_path / "pacote"
+    shutil.copytree(MINIMAL, folder)
+    case.mutate(folder)
+    fast, full = verdicts(read_source([folder], SCHEMA).tables)
+    assert fast == full
+
+
+def test_both_paths_agree_on_the_real_export(real_package):
+    tables = read_source([real_package], SCHEMA).tables
+    fast, full = verdicts(tables)
+    assert fast == full
+    assert len(tables["horarios"].rows) > 10_000  # the real export was read, not an empty table
+
+
+def test_both_paths_find_what_a_broken_package_holds(package):
+    """Not a vacuous agreement: a type error, a repeated key and a dangling reference are found by both."""
+    package.append("linhas.csv", "GO-0001-00,x,GOIANIA,GO,BRASILIA,DF,interestadual,BR-060,não-é-número")
+    package.append("infracoes.csv", "AI-0001,11222333000181,ZZ-9999-99,ABC1D23,2026-03-02T14:30,GO,CALDAS NOVAS,"
+                   "km 1,78-IV-b,multa,1500.00,2026-03-06,,em_defesa")
+    fast, full = verdicts(read_source([package.path], SCHEMA).tables)
+    assert fast == full
+    found = {(r["regra"], r["tabela"], r["coluna"]) for r in fast}
+    assert found >= {("tipo", "linhas", "extensao_km"), ("unico", "infracoes", "numero_auto"),
+                     ("chave-estrangeira", "infracoes", "linha_prefixo")}
+
+
+# --- Hypothesis: the minimal package with cells changed to values that break each kind of rule -------
+
+BASE = read_source([MINIMAL], SCHEMA).tables
+HOSTILE_VALUES = [
+    "", " ", "  ", "abc", "0", "-1", "1", "1.5", "1.005", "1e309", "inf", "NaN", "-0", "1_000", " 12.5",
+    "٣", "１２", "99999999999999999999", "2020-1-5", "2020-02-30", "2024-02-29", "9999-12-31", "0001-01-01",
+    "2021-01-01T10:00", "2021-01-01T10:00:59", "2021-01-01T25:00", "2021-01-01 10:00", "2021-13-01T10:00",
+    "01/02/2021", "true", "false", "TRUE", "sim", "12:60", "06:00", "6:0", "GO", "XX", "go", "12345678000195",
+    "abc\n", "AB-1234-56", "interestadual", "vigente", "http://x", "javascript:alert(1)", "=1+1",
+]
+
+
+def _column_values(name: str, column: str) -> list[str]:
+    t = BASE[name]
+    i = t.columns.index(column)
+    return sorted({r[i] for r in t.rows})
+
+
+@st.composite
+def broken_tables(draw):
+    tables = {n: copy.copy(t) for n, t in BASE.items()}
+    for t in tables.values():
+        t.rows = [list(r) for r in t.rows]
+        t.row_numbers = list(t.row_numbers)
+    names = sorted(n for n, t in tables.items() if t.rows)
+    for _ in range(draw(st.integers(1, 6))):
+        name = draw(st.sampled_from(names))
+        t = tables[name]
+        kind = draw(st.sampled_from(["cell", "cell", "cell", "duplicate", "blank", "drop"]))
+        if not t.rows:
+            continue
+        pos = draw(st.integers(0, len(t.rows) - 1))
+        if kind == "cell":
+            column = draw(st.sampled_from(t.columns))
+            value = draw(st.one_of(st.sampled_from(HOSTILE_VALUES), st.sampled_from(_column_values(name, column)),
+                                   st.text(max_size=6)))
+            t.rows[pos][t.columns.index(column)] = value
+        elif kind == "duplicate":  # a repeated key (or, for a table without one, a repeated row)
+            t.rows.append(list(t.rows[pos]))
+            t.row_numbers.append(max(t.row_numbers) + 1)
+        elif kind == "blank":
+            t.rows[pos] = [""] * len(t.columns)
+        else:  # a row others may refer to disappears: their foreign keys dangle
+            del t.rows[pos]
+            del t.row_numbers[pos]
+    return tables
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(broken_tables())
+def test_both_paths_agree_on_generated_tables(tables):
+    fast, full = verdicts(tables)
+    assert fast == full
+
+
+@given(st.datetimes(min_value=datetime.combine(FIRST_DAY, datetime.min.time()),
+                    max_value=datetime.combine(LAST_DAY, datetime.min.time())), st.booleans())
+def test_an_iso_datetime_reads_as_dateutil_reads_it(moment, seconds):
+    """The one shortcut of the screen: a value in the portal's ISO shape skips dateutil (see
+    screen._iso_datetime) because dateutil reads it to the same moment."""
+    text = moment.strftime("%Y-%m-%dT%H:%M:%S" if seconds else "%Y-%m-%dT%H:%M")
+    assert parse_datetime(text) == dateutil_parser.parse(text)
+
+
+def test_the_shortcut_is_taken_only_for_iso_text():
+    assert parse_datetime("2021-03-04T05:06") == datetime(2021, 3, 4, 5, 6)
+    for text in ("2021-3-4T05:06", "04/03/2021 05:06", "2021-03-04 05:06", "2021-03-04T5:06"):
+        with pytest.raises(ValueError):
+            parse_datetime(text)
