@@ -135,6 +135,8 @@ def cmd_build(args) -> int:
         "search_index": not args.no_search,
         "whoosh_dir": Path(args.index),
     }
+    if args.processos is not None:
+        overrides["workers"] = args.processos
     if args.as_of is not None:  # an empty --as-of is an error, not "today"
         overrides["as_of"] = parse_as_of(args.as_of)
     settings = Settings(**overrides)
@@ -249,6 +251,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--base-path", default="", help=help_text("base_path"))
     b.add_argument("--no-search", action="store_true", help="não gera o índice de busca (mais rápido)")
     b.add_argument("--index", default=str(Settings.__dataclass_fields__["whoosh_dir"].default), help=help_text("whoosh_dir"))
+    b.add_argument("--processos", type=positive_int, help=help_text("workers"))
     b.set_defaults(func=cmd_build)
 
     n = sub.add_parser("nightly", help="baixa as fontes, ingere, valida, gera, verifica os links e publica",

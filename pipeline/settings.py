@@ -13,6 +13,7 @@ from pathlib import Path
 
 from . import PROJECT_ROOT, SAMPLE_DIR
 from .folders import refusal
+from .parallel import workers_default
 
 BASE_PATH = re.compile(r"(/[A-Za-z0-9._~-]+)*")  # a sub-path the site is served from: "" or /portal
 
@@ -48,6 +49,8 @@ class Settings:
     search_index: bool = field(default=True, metadata={"help": "gera o índice Pagefind da busca no navegador"})
     whoosh_dir: Path = field(default=PROJECT_ROOT / ".cache" / "busca", metadata={
         "help": "pasta do índice Whoosh da busca por linha de comando (não publicado)"})
+    workers: int = field(default_factory=workers_default, metadata={
+        "help": "processos que geram as páginas em paralelo (padrão: um por núcleo disponível)"})
     pelican_conf: Path = field(default=PROJECT_ROOT / "pelican.conf.py", metadata={"help": "configuração do Pelican"})
 
     def __post_init__(self):
@@ -58,6 +61,8 @@ class Settings:
             object.__setattr__(self, "as_of", parse_as_of(self.as_of))
         if not data:
             raise SettingsError("informe ao menos uma pasta de dados (--data)")
+        if not isinstance(self.workers, int) or self.workers < 1:
+            raise SettingsError(f"--processos deve ser um número inteiro maior que zero, não {self.workers!r}")
         base = self.base_path.rstrip("/")
         if not BASE_PATH.fullmatch(base):
             raise SettingsError(f'--base-path "{self.base_path}" deve ser vazio ou como /portal (letras, dígitos, . _ ~ -)')

@@ -74,7 +74,7 @@ def test_ci_output_is_one_line_per_stage_with_timing(tmp_path):
         "publicação",
         "páginas",
         "índice de busca",
-        "planilhas (em paralelo)",
+        "downloads (em paralelo)",
     ]
     assert all(s.endswith(" s") for s in stages)
     assert "Done: Processed" not in proc.stdout

@@ -111,3 +111,39 @@ def test_weekly_frequency_is_published_per_line(site):
         by_prefix = {r["prefixo"]: r for r in csv.DictReader(fh)}
     assert (by_prefix["12-0140-00"]["frequencia_semanal_ida"], by_prefix["12-0140-00"]["frequencia_semanal_volta"]) == ("12", "7")
     assert by_prefix["SPRJ0030026"]["frequencia_semanal_ida"] == ""  # no timetable: unknown, not zero
+
+
+def test_xlsx_writer_keeps_types_and_any_valid_text(tmp_path):
+    """The workbook is written by the portal (pipeline/publish/spreadsheet.py): what a reader gets back is
+    the typed value, and text comes back as written, OOXML escapes decoded once as Excel does."""
+    from datetime import date, datetime
+
+    import pandas as pd
+    from conftest import xlsx_text
+    from openpyxl import load_workbook
+
+    from pipeline.publish import spreadsheet
+
+    fields = [{"name": "texto", "type": "string"}, {"name": "quando", "type": "datetime"},
+              {"name": "dia", "type": "date"}, {"name": "ok", "type": "boolean"}, {"name": "valor", "type": "number"}]
+    texts = ["_x0041_ literal", "linha\r\nnova", " espaço nas pontas ", "<b>&amp;</b>", "fim\uffff", "=1+1", ""]
+    rows = [[t, datetime(2021, 2, 1, 8, 30), date(2024, 2, 29), i % 2 == 0, 1500.25 if i else 7]
+            for i, t in enumerate(texts)]
+    df = pd.DataFrame(rows, columns=[f["name"] for f in fields], dtype=object)
+    path = tmp_path / "t.xlsx"
+    spreadsheet.write_xlsx(df, {"name": "t", "title": "Tabela <t>", "schema": {"fields": fields}}, path,
+                           date(2026, 1, 2))
+    book = load_workbook(path)
+    assert book.properties.title == "Tabela <t>" and book.properties.created == datetime(2026, 1, 2)
+    sheet = list(book.active.iter_rows(values_only=True))
+    assert sheet[0] == ("texto", "quando", "dia", "ok", "valor")
+    assert [xlsx_text(r[0]) or "" for r in sheet[1:]] == [
+        "_x0041_ literal", "linha\r\nnova", " espaço nas pontas ", "<b>&amp;</b>", "fim\uffff", "'=1+1", ""]
+    assert sheet[1][1:] == (datetime(2021, 2, 1, 8, 30), datetime(2024, 2, 29), True, 7)
+    assert sheet[2][3:] == (False, 1500.25)
+    assert book.active["B2"].number_format == "dd/mm/yyyy hh:mm" and book.active["C2"].number_format == "dd/mm/yyyy"
+    # byte-reproducible: the same table and date give the same file
+    again = tmp_path / "u.xlsx"
+    spreadsheet.write_xlsx(df, {"name": "t", "title": "Tabela <t>", "schema": {"fields": fields}}, again,
+                           date(2026, 1, 2))
+    assert again.read_bytes() == path.read_bytes()

@@ -19,26 +19,32 @@ DATABASE = "portal.sqlite"
 
 
 class Published:
-    """The published descriptor, and the spreadsheets still being written beside the rest of the build
-    (:meth:`wait` before the folder is put in place; :meth:`cancel` when the build fails)."""
+    """The published descriptor, and the writers still at work beside the rest of the build (:meth:`wait`
+    before the folder is put in place; :meth:`cancel` when the build fails)."""
 
-    def __init__(self, descriptor: dict, background: Background | None = None):
+    def __init__(self, descriptor: dict, background: list[Background] | None = None):
         self.descriptor = descriptor
-        self.background = background
+        self.background = background or []
 
     def wait(self) -> None:
-        if self.background is not None:
-            self.background.wait()
+        try:
+            for process in self.background:
+                process.wait()
+        except BaseException:
+            self.cancel()
+            raise
 
     def cancel(self) -> None:
-        if self.background is not None:
-            self.background.cancel()
+        for process in self.background:
+            process.cancel()
 
 
 def publish(derived: Derived, report: Report, schema: Schema, out: Path, progress=None, *,
-            spreadsheets_in_background: bool = False) -> Published:
-    """Write every download into ``out``. The XLSX files, the slowest format, can be written by a second
-    process while the pages are rendered (``spreadsheets_in_background``; the caller then waits)."""
+            in_background: bool = False) -> Published:
+    """Write every download into ``out``. With ``in_background`` the files are written by two forked
+    processes while the caller goes on (the pages are rendered meanwhile): one for the XLSX workbooks,
+    the slowest format, one for CSV, JSON, SQLite and the zip; the caller then waits. The descriptor,
+    which the pages need, is made here first."""
     out.mkdir(parents=True, exist_ok=True)
     tables = dict(derived.tables)
     tables["rejeitados"] = tabular.rejected_frame(report, schema)
@@ -57,24 +63,28 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
             spreadsheet.write_xlsx(tables[resource["name"]], resource, out / f"{resource['name']}.xlsx",
                                    derived.as_of)
 
-    background = Background.start(spreadsheets) if spreadsheets_in_background else None
-    try:
+    def the_rest(progress=None) -> None:
         for done, resource in enumerate(resources, 1):
             df = tables[resource["name"]]
             tabular.write_csv(df, resource, out / resource["path"])
             tabular.write_json(df, resource, out / f"{resource['name']}.json")
             if progress is not None:
                 progress.advance(done, len(resources) + 1)
-        if background is None:
-            spreadsheets()
         _write_rest(derived, report, descriptor, tables, out)
+        if progress is not None:
+            progress.advance(len(resources) + 1, len(resources) + 1)
+
+    if not in_background:
+        the_rest(progress)
+        spreadsheets()
+        return Published(descriptor)
+    started = Published(descriptor, [Background.start(spreadsheets)])
+    try:
+        started.background.append(Background.start(the_rest))
     except BaseException:
-        if background is not None:
-            background.cancel()
+        started.cancel()
         raise
-    if progress is not None:
-        progress.advance(len(resources) + 1, len(resources) + 1)
-    return Published(descriptor, background)
+    return started
 
 
 def _write_rest(derived: Derived, report: Report, descriptor: dict, tables: dict, out: Path) -> None:

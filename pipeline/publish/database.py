@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .tabular import cell
+from .tabular import cell, chunks, once_per_value
 
 _SQL_TYPES = {"integer": "INTEGER", "number": "REAL", "boolean": "INTEGER"}
 
@@ -24,10 +24,10 @@ def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path) 
                 cols += ", PRIMARY KEY (" + ", ".join(f'"{k}"' for k in ([pk] if isinstance(pk, str) else pk)) + ")"
             con.execute(f'CREATE TABLE "{resource["name"]}" ({cols})')
             df = tables[resource["name"]]
-            columns = [(df[n].tolist(), t) for n, t in fields]
-            rows = ([cell(values[i], t) for values, t in columns] for i in range(len(df)))
             marks = ", ".join("?" for _ in fields)
-            con.executemany(f'INSERT INTO "{resource["name"]}" VALUES ({marks})', rows)
+            for part in chunks(df):
+                con.executemany(f'INSERT INTO "{resource["name"]}" VALUES ({marks})',
+                                zip(*(once_per_value(lambda v, t=t: cell(v, t), part[n].tolist()) for n, t in fields)))
         con.commit()
     finally:
         con.close()

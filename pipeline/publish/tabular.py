@@ -55,32 +55,47 @@ def _fields(resource: dict) -> list[tuple[str, str]]:
     return [(f["name"], f.get("type", "string")) for f in resource["schema"]["fields"]]
 
 
+def once_per_value(fn, values: list) -> list:
+    """``[fn(v) for v in values]``, with ``fn`` run once per distinct value: the writers turn a column
+    into text this way (a national table repeats most of its values: states, dates, amounts, codes).
+    A column holds one type, so values equal for Python (1 and 1.0) give the same output."""
+    try:
+        done = {v: fn(v) for v in set(values)}
+    except TypeError:  # an unhashable value
+        return [fn(v) for v in values]
+    return list(map(done.__getitem__, values))
+
+
+def chunks(df: pd.DataFrame, size: int = 20_000):
+    for start in range(0, len(df), size):
+        yield df.iloc[start:start + size]
+
+
 def write_csv(df: pd.DataFrame, resource: dict, path: Path) -> None:
     fields = _fields(resource)
     with open(path, "w", encoding="utf-8", newline="") as fh:
         w = csv.writer(fh, lineterminator="\r\n")  # RFC 4180: CR and LF inside a cell get quoted
         w.writerow([n for n, _ in fields])
-        columns = [(df[n].tolist(), t) for n, t in fields]
-        for i in range(len(df)):
-            w.writerow([_csv_text(values[i], t) for values, t in columns])
-
-
-def records(df: pd.DataFrame, resource: dict):
-    """Each row as a dict of JSON values, one at a time (a national table never sits in memory twice)."""
-    fields = _fields(resource)
-    columns = [(n, df[n].tolist(), t) for n, t in fields]
-    for i in range(len(df)):
-        yield {n: cell(values[i], t) for n, values, t in columns}
+        for part in chunks(df):
+            w.writerows(zip(*(once_per_value(lambda v, t=t: _csv_text(v, t), part[n].tolist()) for n, t in fields)))
 
 
 def write_json(df: pd.DataFrame, resource: dict, path: Path) -> None:
     """A JSON array, one compact record per line: written as it is made, valid JSON, and still readable
-    line by line (500,000 infractions no longer become one string of a quarter of a gigabyte)."""
+    line by line (500,000 infractions no longer become one string of a quarter of a gigabyte). Each
+    distinct value is encoded once and each record is filled into a template of its keys."""
     encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    fields = _fields(resource)
+    template = "{" + ",".join(encode(n).replace("%", "%%") + ":%s" for n, _ in fields) + "}"
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write("[")
-        for n, record in enumerate(records(df, resource)):
-            fh.write(("\n" if n == 0 else ",\n") + encode(record))
+        first = True
+        for part in chunks(df):
+            columns = [once_per_value(lambda v, t=t: encode(cell(v, t)), part[n].tolist()) for n, t in fields]
+            lines = [template % row for row in zip(*columns)]
+            if lines:
+                fh.write(("\n" if first else ",\n") + ",\n".join(lines))
+                first = False
         fh.write("\n]\n")
 
 

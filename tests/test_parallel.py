@@ -1,0 +1,70 @@
+"""The build's work on several processes gives the same output as on one: pages rendered by forked
+workers, the portal's checks run beside Frictionless, and a failing worker fails the build."""
+
+from __future__ import annotations
+
+import filecmp
+from datetime import date
+
+import pytest
+from conftest import MINIMAL
+
+from pipeline import parallel
+from pipeline import validate as validation
+from pipeline.build import build
+from pipeline.read import read_source
+from pipeline.settings import Settings, SettingsError
+
+
+def _files(folder):
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+
+
+def test_pages_rendered_by_two_processes_equal_those_rendered_by_one(tmp_path, monkeypatch):
+    monkeypatch.setattr(parallel, "MIN_PER_WORKER", 1)  # the minimal package is far below the threshold
+    sites = {}
+    for workers in (1, 2):
+        out = tmp_path / f"site-{workers}"
+        build(Settings(data=(MINIMAL,), out=out, as_of=date(2026, 6, 30), workers=workers, search_index=False))
+        sites[workers] = out
+    one, two = sites[1], sites[2]
+    assert _files(one) == _files(two)
+    pages = [f for f in _files(one) if f.endswith(".html")]
+    assert any(f.startswith("linhas/") and f != "linhas/index.html" for f in pages)
+    _, mismatch, errors = filecmp.cmpfiles(one, two, _files(one), shallow=False)
+    assert mismatch == [] and errors == []
+
+
+def test_a_failing_worker_fails_the_split(monkeypatch):
+    monkeypatch.setattr(parallel, "MIN_PER_WORKER", 1)
+    done = []
+
+    def work(items):
+        if 1 in items:  # the child's share (items[1::2])
+            raise ValueError("falha de teste")
+        done.extend(items)
+
+    with pytest.raises(parallel.WorkerError, match="falharam"):
+        parallel.split([0, 1, 2, 3], work, 2)
+    assert done == [0, 2]  # the parent did its own share
+
+
+def test_a_child_call_returns_its_value_or_its_failure():
+    assert parallel.call(lambda: {"a": [1, 2]}).result() == {"a": [1, 2]}
+    with pytest.raises(parallel.WorkerError, match="ZeroDivisionError"):
+        parallel.call(lambda: 1 / 0).result()
+
+
+def test_checks_in_a_second_process_give_the_same_report(package, schema, monkeypatch):
+    package.edit("transportadoras.csv", "11222333000181", "11222333000182")  # wrong check digits
+    source = read_source([package.path], schema)
+    alone = validation.validate(source, schema)
+    monkeypatch.setattr(validation, "PARALLEL_ROWS", 1)
+    beside = validation.validate(source, schema)
+    assert [p.as_row() for p in beside.problems] == [p.as_row() for p in alone.problems]
+    assert "cnpj-digitos" in {p.regra for p in beside.problems}
+
+
+def test_workers_must_be_a_positive_number():
+    with pytest.raises(SettingsError, match="--processos"):
+        Settings(workers=0)
