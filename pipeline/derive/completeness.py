@@ -4,6 +4,7 @@ completeness to speak of (it reads "não coberto", never 0 %)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import date, datetime
 
 import pandas as pd
@@ -12,7 +13,12 @@ from ..schema import Schema
 
 
 def _filled(series: pd.Series) -> int:
-    return int(sum(1 for v in series if v is not None and v == v and v != ""))
+    """Values that are neither missing (None, NaN) nor empty text, each distinct value judged once."""
+    try:
+        counts = Counter(series.tolist())
+    except TypeError:  # an unhashable value
+        return sum(1 for v in series if v is not None and v == v and v != "")
+    return sum(n for v, n in counts.items() if v is not None and v == v and v != "")
 
 
 def column_shares(tables: dict[str, pd.DataFrame], schema: Schema, covered: set[str]) -> dict[str, dict]:
@@ -46,7 +52,8 @@ def source_periods(tables: dict[str, pd.DataFrame], schema: Schema, fonte: str) 
         if df.empty:
             continue
         for column in table.fields_of_type("date", "datetime"):
-            days = pd.DataFrame({"fonte": df[fonte], "dia": [_day(v) for v in df[column]]}).dropna()
+            seen = {v: _day(v) for v in set(df[column])}  # once per distinct value
+            days = pd.DataFrame({"fonte": df[fonte], "dia": df[column].map(seen.__getitem__)}).dropna()
             for source_id, group in days.groupby("fonte", sort=True):
                 out.setdefault(source_id, []).append({
                     "tabela": name,

@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ..legal import enquadramentos
@@ -63,8 +64,9 @@ class SourceTable:
         return [i for i, text in enumerate(column) if text in bad] if bad else []
 
     def frame(self) -> pd.DataFrame:
-        df = pd.DataFrame(self.rows, columns=self.columns, dtype=object)
-        return df.fillna("")
+        """The rows as a frame of text, built column by column (every row has every column)."""
+        return pd.DataFrame({c: np.array(self.column(c), dtype=object) for c in self.columns},
+                            columns=self.columns, dtype=object)
 
     def without(self, origins: set[tuple[str, int]]) -> SourceTable:
         """The table less the rows at ``origins`` (``(file, line)`` pairs)."""
