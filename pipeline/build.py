@@ -95,7 +95,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
         )
     gc.freeze()
     with staged(settings.out, "site gerado por python -m pipeline build") as staging:
-        with progress.stage("publicação"):  # the files are written by two other processes, beside the pages
+        with progress.stage("publicação"):  # the files are written by other processes, beside the pages
             published = publish(derived, report, schema, staging / "dados", in_background=True)
         searcher = None
         try:
@@ -107,6 +107,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                     if settings.search_index else None
                 pages = render(site, settings, staging)
                 rebase(staging, settings.base_path)
+            published.start_later()  # the XLSX workbooks, beside Pagefind
             if settings.search_index:
                 with progress.stage("índice de busca"):
                     try:

@@ -134,4 +134,5 @@ def derive(
     covered = {n for n in schema.tables if coverage is None or coverage.get(n)}
     achados, unchecked = findings.find(t, schema, covered)
     t["achados"] = achados
-    return Derived(t, as_of, unchecked, completeness(t, schema, covered))
+    sources = {name: t[name][fonte].tolist() for name in schema.tables}
+    return Derived(t, as_of, unchecked, completeness(accepted, sources, schema, covered))

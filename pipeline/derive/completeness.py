@@ -4,69 +4,61 @@ completeness to speak of (it reads "não coberto", never 0 %)."""
 
 from __future__ import annotations
 
-from collections import Counter
-from datetime import date, datetime
-
-import pandas as pd
-
+from ..read import SourceTable
 from ..schema import Schema
 
 
-def _filled(series: pd.Series) -> int:
-    """Values that are neither missing (None, NaN) nor empty text, each distinct value judged once."""
-    try:
-        counts = Counter(series.tolist())
-    except TypeError:  # an unhashable value
-        return sum(1 for v in series if v is not None and v == v and v != "")
-    return sum(n for v, n in counts.items() if v is not None and v == v and v != "")
-
-
-def column_shares(tables: dict[str, pd.DataFrame], schema: Schema, covered: set[str]) -> dict[str, dict]:
+def column_shares(texts: dict[str, SourceTable], schema: Schema, covered: set[str]) -> dict[str, dict]:
     """``{table: {"linhas": n, "colunas": {column: filled share 0..1, None when the table is empty}}}``
-    for each covered source table, over its input columns (derived fields are the portal's own)."""
+    for each covered source table, over its input columns (derived fields are the portal's own). A
+    value is filled when its text is not empty; a boolean always is (an empty one reads as false)."""
     out = {}
     for name, table in schema.tables.items():
         if name not in covered:
             continue
-        df = tables[name]
-        n = len(df)
-        out[name] = {
-            "linhas": n,
-            "colunas": {c: (round(_filled(df[c]) / n, 4) if n else None) for c in table.field_names},
-        }
+        t = texts[name]
+        n = len(t.rows)
+        shares = {}
+        for f in table.fields:
+            filled = n if f.get("type") == "boolean" else n - t.column(f["name"]).count("")
+            shares[f["name"]] = round(filled / n, 4) if n else None
+        out[name] = {"linhas": n, "colunas": shares}
     return out
 
 
-def _day(v) -> date | None:
-    if isinstance(v, datetime):
-        return v.date()
-    return v if isinstance(v, date) else None
-
-
-def source_periods(tables: dict[str, pd.DataFrame], schema: Schema, fonte: str) -> dict[str, list[dict]]:
+def source_periods(texts: dict[str, SourceTable], sources: dict[str, list[str]], schema: Schema
+                   ) -> dict[str, list[dict]]:
     """``{source id: [{"tabela", "coluna", "inicio", "fim", "preenchidos"}, ...]}``: for each source, the
-    first and last date of each input date column among the rows that came from it."""
+    first and last date of each input date column among the rows that came from it (``sources``: each
+    table's source id per row). Dates and date-times are validated ISO text, whose first ten characters
+    are the day and sort as the days do."""
     out: dict[str, list[dict]] = {}
     for name, table in schema.tables.items():
-        df = tables[name]
-        if df.empty:
+        t = texts[name]
+        if not t.rows:
             continue
+        ids = sources[name]
         for column in table.fields_of_type("date", "datetime"):
-            seen = {v: _day(v) for v in set(df[column])}  # once per distinct value
-            days = pd.DataFrame({"fonte": df[fonte], "dia": df[column].map(seen.__getitem__)}).dropna()
-            for source_id, group in days.groupby("fonte", sort=True):
-                out.setdefault(source_id, []).append({
-                    "tabela": name,
-                    "coluna": column,
-                    "inicio": min(group["dia"]).isoformat(),
-                    "fim": max(group["dia"]).isoformat(),
-                    "preenchidos": len(group),
-                })
+            values = t.column(column)
+            if len(set(ids)) == 1:
+                groups = {ids[0]: values}
+            else:
+                groups = {}
+                for source_id, value in zip(ids, values):
+                    groups.setdefault(source_id, []).append(value)
+            for source_id in sorted(groups):
+                days = [v[:10] for v in groups[source_id] if v]
+                if days:
+                    out.setdefault(source_id, []).append({
+                        "tabela": name, "coluna": column, "inicio": min(days), "fim": max(days),
+                        "preenchidos": len(days),
+                    })
     return out
 
 
-def completeness(tables: dict[str, pd.DataFrame], schema: Schema, covered: set[str]) -> dict:
+def completeness(texts: dict[str, SourceTable], sources: dict[str, list[str]], schema: Schema,
+                 covered: set[str]) -> dict:
     return {
-        "tabelas": column_shares(tables, schema, covered),
-        "periodos_por_fonte": source_periods(tables, schema, schema.provenance_field["name"]),
+        "tabelas": column_shares(texts, schema, covered),
+        "periodos_por_fonte": source_periods(texts, sources, schema),
     }

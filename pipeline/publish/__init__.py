@@ -19,15 +19,23 @@ DATABASE = "portal.sqlite"
 
 
 class Published:
-    """The published descriptor, and the writers still at work beside the rest of the build (:meth:`wait`
-    before the folder is put in place; :meth:`cancel` when the build fails)."""
+    """The published descriptor, and the writers still at work beside the rest of the build: those
+    started, and the one the caller may start later (:meth:`start_later`); :meth:`wait` (which starts
+    it if still pending) before the folder is put in place, :meth:`cancel` when the build fails."""
 
-    def __init__(self, descriptor: dict, background: list[Background] | None = None):
+    def __init__(self, descriptor: dict, background: list[Background] | None = None, later=None):
         self.descriptor = descriptor
         self.background = background or []
+        self.later = later
+
+    def start_later(self) -> None:
+        if self.later is not None:
+            work, self.later = self.later, None
+            self.background.append(Background.start(work))
 
     def wait(self) -> None:
         try:
+            self.start_later()
             for process in self.background:
                 process.wait()
         except BaseException:
@@ -35,16 +43,18 @@ class Published:
             raise
 
     def cancel(self) -> None:
+        self.later = None
         for process in self.background:
             process.cancel()
 
 
 def publish(derived: Derived, report: Report, schema: Schema, out: Path, progress=None, *,
             in_background: bool = False) -> Published:
-    """Write every download into ``out``. With ``in_background`` the files are written by two forked
-    processes while the caller goes on (the pages are rendered meanwhile): one for the XLSX workbooks,
-    the slowest format, one for CSV, JSON, SQLite and the zip; the caller then waits. The descriptor,
-    which the pages need, is made here first."""
+    """Write every download into ``out``. With ``in_background`` the files are written by forked
+    processes while the caller goes on: CSV, JSON, SQLite and the zip start now (the pages render
+    meanwhile); the XLSX workbooks, when the caller calls :meth:`Published.start_later` (the build does
+    so when the pages are done and Pagefind, which leaves part of a core idle, runs) or waits. The
+    descriptor, which the pages need, is made here first."""
     out.mkdir(parents=True, exist_ok=True)
     tables = dict(derived.tables)
     tables["rejeitados"] = tabular.rejected_frame(report, schema)
@@ -78,13 +88,7 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
         the_rest(progress)
         spreadsheets()
         return Published(descriptor)
-    started = Published(descriptor, [Background.start(spreadsheets)])
-    try:
-        started.background.append(Background.start(the_rest))
-    except BaseException:
-        started.cancel()
-        raise
-    return started
+    return Published(descriptor, [Background.start(the_rest)], later=spreadsheets)
 
 
 def _write_rest(derived: Derived, report: Report, descriptor: dict, tables: dict, out: Path) -> None:
