@@ -97,7 +97,8 @@ class HomeGenerator(PortalGenerator):
 
 
 class RecordPagesGenerator(PortalGenerator):
-    """An index at ``/<section>/`` and one page per record at ``/<section>/<slug>/`` (contract URLs)."""
+    """An index at ``/<section>/``; the page of each record, at ``/<section>/<slug>/`` (contract URLs),
+    is written by :class:`RecordsGenerator`."""
 
     section = ""  # URL segment, and the index's template
     record = ""  # the record's template, and its name inside it
@@ -105,12 +106,6 @@ class RecordPagesGenerator(PortalGenerator):
 
     def generate_output(self, writer):
         self.page(writer, f"{self.section}/", self.section)
-
-        def render(items):
-            for item in items:
-                self.page(writer, f"{self.section}/{item['slug']}/", self.record, **{self.record: item})
-
-        parallel.split(getattr(self.data, self.records), render, self.settings.get("PORTAL_WORKERS", 1))
 
 
 class LinesGenerator(RecordPagesGenerator):
@@ -129,9 +124,24 @@ class CaducidadesGenerator(RecordPagesGenerator):
     section, record, records = "caducidades", "caducidade", "caducidades"
 
 
+SECTIONS = (LinesGenerator, CarriersGenerator, OutorgasGenerator, CaducidadesGenerator)
 # The record pages (URL section, template and its variable, SiteData list), as the generators declare them.
-RECORD_PAGES = [(g.section, g.record, g.records)
-                for g in (LinesGenerator, CarriersGenerator, OutorgasGenerator, CaducidadesGenerator)]
+RECORD_PAGES = [(g.section, g.record, g.records) for g in SECTIONS]
+
+
+class RecordsGenerator(PortalGenerator):
+    """Every record page of every section, split once over the worker processes (``--processos``):
+    one fork for them all, since each fork's child copies the memory pages it touches."""
+
+    def generate_output(self, writer):
+        work = [(section, record, item) for section, record, records in RECORD_PAGES
+                for item in getattr(self.data, records)]
+
+        def render(items):
+            for section, record, item in items:
+                self.page(writer, f"{section}/{item['slug']}/", record, **{record: item})
+
+        parallel.split(work, render, self.settings.get("PORTAL_WORKERS", 1))
 
 
 class FindingsGenerator(PortalGenerator):
@@ -162,10 +172,8 @@ class DataGenerator(PortalGenerator):
 
 GENERATORS = [
     HomeGenerator,
-    LinesGenerator,
-    CarriersGenerator,
-    OutorgasGenerator,
-    CaducidadesGenerator,
+    *SECTIONS,
+    RecordsGenerator,
     FindingsGenerator,
     LawGenerator,
     DataGenerator,
