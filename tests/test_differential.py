@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 import shutil
 from datetime import datetime
-from pathlib import Path
 
 import pytest
 from conftest import MINIMAL
