@@ -106,6 +106,17 @@ class Schema:
     def __getitem__(self, name: str) -> Table:
         return self.tables[name]
 
+    @cached_property
+    def labels(self) -> dict[tuple[str, str, str], str]:
+        """Every enum value's pt-BR label, from the fields' ``categories`` (derived fields included):
+        ``(table, field, value) -> label``."""
+        out = {}
+        for name, table in self.tables.items():
+            for f in table.fields + table.derived_fields:
+                for c in f.get("categories", []):
+                    out.setdefault((name, f["name"], c["value"]), c["label"])
+        return out
+
     @property
     def provenance_field(self) -> dict:
         """The field every published source table gains: the id of the source of each row

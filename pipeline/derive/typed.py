@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..read.source import SourceTable
+from ..read.source import SourceTable, once_per_value
 from ..schema import Table
 from ..validate.cells import PARSERS
 
@@ -20,9 +20,7 @@ def typed_frame(table: Table, source: SourceTable) -> pd.DataFrame:
     for f in table.fields:
         conv = _CONVERTERS.get(f.get("type", "string"))
         if conv is not None:
-            column = source.column(f["name"])
-            done = {v: (conv(v) if v != "" else None) for v in set(column)}  # once per distinct text
-            values = list(map(done.__getitem__, column))
+            values = once_per_value(lambda v, conv=conv: conv(v) if v != "" else None, source.column(f["name"]))
             if f.get("type") == "boolean":
                 values = [bool(v) for v in values]
             df[f["name"]] = pd.Series(values, index=df.index, dtype=object)

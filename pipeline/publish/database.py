@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .tabular import cell, chunks, once_per_value
+from ..read.source import once_per_value
+from .tabular import cell, chunks
 
 _SQL_TYPES = {"integer": "INTEGER", "number": "REAL", "boolean": "INTEGER"}
 

@@ -28,7 +28,8 @@ from xml.sax.saxutils import escape
 
 import pandas as pd
 
-from .tabular import cell, chunks, neutralise, once_per_value
+from ..read.source import once_per_value
+from .tabular import cell, chunks, neutralise
 
 CHUNK = 20_000  # rows per piece of the sheet handed to the compressor
 _EPOCH = datetime(1899, 12, 30)  # Excel's day 0 (with its 1900 leap-year quirk, for dates after 1900-03-01)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..read.source import once_per_value
 from ..schema import Schema
 from ..validate import Report
 
@@ -53,17 +54,6 @@ def _csv_text(value, field_type: str) -> str:
 
 def _fields(resource: dict) -> list[tuple[str, str]]:
     return [(f["name"], f.get("type", "string")) for f in resource["schema"]["fields"]]
-
-
-def once_per_value(fn, values: list) -> list:
-    """``[fn(v) for v in values]``, with ``fn`` run once per distinct value: the writers turn a column
-    into text this way (a national table repeats most of its values: states, dates, amounts, codes).
-    A column holds one type, so values equal for Python (1 and 1.0) give the same output."""
-    try:
-        done = {v: fn(v) for v in set(values)}
-    except TypeError:  # an unhashable value
-        return [fn(v) for v in values]
-    return list(map(done.__getitem__, values))
 
 
 def chunks(df: pd.DataFrame, size: int = 20_000):

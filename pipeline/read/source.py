@@ -23,6 +23,18 @@ from ..schema import Schema, Table
 from .provenance import DECREE_SOURCE, Source, sources_of
 
 
+def once_per_value(fn, values) -> list:
+    """``[fn(v) for v in values]``, with ``fn`` run once per distinct value: the derive stage types a
+    column and the writers turn one into text this way (a national table repeats most of its values:
+    states, dates, amounts, codes). A column holds one type, so values equal for Python (1 and 1.0)
+    give the same output."""
+    try:
+        done = {v: fn(v) for v in set(values)}
+    except TypeError:  # an unhashable value
+        return [fn(v) for v in values]
+    return list(map(done.__getitem__, values))
+
+
 @dataclass
 class SourceTable:
     """One table as read: header-aligned string rows, each with its file and line number.

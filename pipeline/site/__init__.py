@@ -18,23 +18,10 @@ from .context import SiteData
 from .filters import FILTERS
 
 
-def _labels(schema) -> dict[tuple[str, str, str], str]:
-    """Every enum value's pt-BR label, from the schema's ``categories``: ``(table, field, value) -> label``."""
-    out = {}
-    for name, table in schema.tables.items():
-        for f in table.fields + table.derived_fields:
-            for c in f.get("categories", []):
-                out.setdefault((name, f["name"], c["value"]), c["label"])
-    return out
-
-
 def label(schema, table: str, field: str, value) -> str:
     """The pt-BR label of an enum value, from the schema's ``categories``."""
-    labels = schema.__dict__.get("_labels")
-    if labels is None:  # made once per schema: the pages ask for labels a million times at national scale
-        labels = schema.__dict__["_labels"] = _labels(schema)
     try:
-        found = labels.get((table, field, value))
+        found = schema.labels.get((table, field, value))
     except TypeError:  # an unhashable value has no label
         found = None
     if found is not None:
@@ -74,7 +61,7 @@ class PortalGenerator(Generator):
     def label(self, table: str, field: str, value) -> str:
         return label(self.data.schema, table, field, value)
 
-    def page(self, writer, url: str, template: str, **kwargs) -> None:
+    def page(self, url: str, template: str, **kwargs) -> None:
         """Write ``url`` (like ``linhas/12-0140-00/``) with ``template``.html.
 
         The page is rendered and written here rather than by Pelican's ``Writer.write_file``, which per
@@ -93,7 +80,7 @@ class PortalGenerator(Generator):
 
 class HomeGenerator(PortalGenerator):
     def generate_output(self, writer):
-        self.page(writer, "", "index")
+        self.page("", "index")
 
 
 class RecordPagesGenerator(PortalGenerator):
@@ -105,7 +92,7 @@ class RecordPagesGenerator(PortalGenerator):
     records = ""  # the SiteData attribute listing the records
 
     def generate_output(self, writer):
-        self.page(writer, f"{self.section}/", self.section)
+        self.page(f"{self.section}/", self.section)
 
 
 class LinesGenerator(RecordPagesGenerator):
@@ -139,7 +126,7 @@ class RecordsGenerator(PortalGenerator):
 
         def render(items):
             for section, record, item in items:
-                self.page(writer, f"{section}/{item['slug']}/", record, **{record: item})
+                self.page(f"{section}/{item['slug']}/", record, **{record: item})
 
         parallel.split(work, render, self.settings.get("PORTAL_WORKERS", 1))
 
@@ -148,7 +135,7 @@ class FindingsGenerator(PortalGenerator):
     def generate_output(self, writer):
         from ..derive.findings import RULES
 
-        self.page(writer, "achados/", "achados", regras=RULES, nao_verificadas=self.data.unchecked)
+        self.page("achados/", "achados", regras=RULES, nao_verificadas=self.data.unchecked)
 
 
 class LawGenerator(PortalGenerator):
@@ -156,18 +143,18 @@ class LawGenerator(PortalGenerator):
 
     def generate_output(self, writer):
         decree = load_decree()
-        self.page(writer, "decreto/", "decreto", decreto=decree)
+        self.page("decreto/", "decreto", decreto=decree)
         articles = [decree.article(n) for n in RIGHTS_NOTICE_ARTICLES]
-        self.page(writer, "direitos/", "direitos", decreto=decree, artigos=articles)
+        self.page("direitos/", "direitos", decreto=decree, artigos=articles)
 
 
 class DataGenerator(PortalGenerator):
     """``/dados/`` (downloads and the data dictionary), ``/dados/qualidade/`` and ``/busca/``."""
 
     def generate_output(self, writer):
-        self.page(writer, "dados/", "dados", pacote=self.data.descriptor)
-        self.page(writer, "dados/qualidade/", "qualidade", relatorio=self.data.report)
-        self.page(writer, "busca/", "busca")
+        self.page("dados/", "dados", pacote=self.data.descriptor)
+        self.page("dados/qualidade/", "qualidade", relatorio=self.data.report)
+        self.page("busca/", "busca")
 
 
 GENERATORS = [

@@ -110,9 +110,8 @@ def cell_grammar(tables: Tables, schema: Schema) -> list[Problem]:
         found = []  # (row position, field number, problem): reported row by row, fields in schema order
         for number, f in enumerate(table.fields):
             i = t.columns.index(f["name"])
-            verdicts: dict[str, CellError | None] = {}
-            for pos in t.positions(f["name"], lambda v, f=f, vs=verdicts: vs.setdefault(v, _grammar_refusal(v, f))
-                                   is not None):
+            verdicts = {v: _grammar_refusal(v, f) for v in set(t.column(f["name"]))}
+            for pos in t.positions(f["name"], lambda v, vs=verdicts: vs[v] is not None):
                 value = t.rows[pos][i]
                 refusal = verdicts[value]
                 found.append((pos, number, _problem(refusal.regra, t, pos, f["name"], value, t.rows[pos],
