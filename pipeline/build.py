@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from pelican import Pelican
+from pelican import Pelican, signals
 from pelican.log import console as pelican_console
 from pelican.settings import read_settings
 
@@ -56,19 +56,32 @@ def check(settings: Settings, schema: Schema | None = None, progress: Progress |
 
 
 def render(site: SiteData, settings: Settings, out: Path) -> int:
-    """Render stage: Pelican with the portal's generators; returns the number of HTML pages."""
+    """Render stage: Pelican with the portal's generators; returns the number of HTML pages: the portal's
+    generators count theirs as they write them (``PORTAL_PAGES``), Pelican's own (the pages of
+    ``content/``) are counted by its ``content_written`` signal."""
+    pages = [0]
+
+    def written(path, context=None):
+        if str(path).endswith(".html"):
+            pages[0] += 1
+
     pelican_settings = read_settings(
         str(settings.pelican_conf),
         override={
             "OUTPUT_PATH": str(out),
             "PORTAL_DATA": site,
             "PORTAL_WORKERS": settings.workers,
+            "PORTAL_PAGES": pages,
             "DELETE_OUTPUT_DIRECTORY": False,
         },
     )
-    with pelican_console.capture():  # Pelican's own summary; the CLI reports the build instead
-        Pelican(pelican_settings).run()
-    return sum(1 for _ in out.rglob("*.html"))
+    signals.content_written.connect(written)
+    try:
+        with pelican_console.capture():  # Pelican's own summary; the CLI reports the build instead
+            Pelican(pelican_settings).run()
+    finally:
+        signals.content_written.disconnect(written)
+    return pages[0]
 
 
 def build(settings: Settings, progress: Progress | None = None) -> BuildResult:

@@ -78,6 +78,9 @@ def test_ci_output_is_one_line_per_stage_with_timing(tmp_path):
     ]
     assert all(s.endswith(" s") for s in stages)
     assert "Done: Processed" not in proc.stdout
+    # the pages reported are the pages written: the portal's (some by worker processes) and content/'s
+    written = sum(1 for _ in (tmp_path / "s").rglob("*.html"))
+    assert f"site gerado em {tmp_path / 's'}: {written} páginas" in proc.stdout + proc.stderr
 
 
 def test_search_command_finds_records_by_field(tmp_path):

