@@ -102,14 +102,13 @@ env.filters.update(FILTERS)
 env.globals.update(template_globals(site))
 base = dict(pelican_settings, data=site, as_of=site.as_of)
 def bare(items, tmp):
-    for section, record, item in items:
-        url = section + "/" + (item["slug"] + "/" if item else "")
+    for url, template, context in items:
         target = Path(tmp) / url / "index.html"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(env.get_template(record + ".html").render(
-            base, page_url="/" + url, **({{record: item}} if item else {{}})), encoding="utf-8")
+        target.write_text(env.get_template(template + ".html").render(base, page_url="/" + url, **context),
+                          encoding="utf-8")
 
-# each record page, and each section's index page (the list of all its records)
+# each record page, and each section's index pages
 work = section_pages(site)
 bare_pages = len(work)
 # Each is timed twice, alternately, and the faster run counts (as timeit does): the disk's writeback of

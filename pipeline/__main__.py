@@ -103,6 +103,9 @@ def cmd_ingest(args) -> int:
     for s in report.sinalizadas:
         print(clean(f"  {s['tabela']} {s['cnpj']} {s['razao_social']}: {s['motivo']}"))
     print(f"conflitos: {len(report.conflitos)}")
+    print(f"municípios sem código IBGE: {len(report.municipios_nao_resolvidos)}")
+    for m in report.municipios_nao_resolvidos:
+        print(f"  {clean(m['municipio'])}/{clean(m['uf'])}: {clean(m['motivo'])}")
     print(f"relatório: {clean(str(Path(args.out) / REPORT_NAME))}")
     return 0
 

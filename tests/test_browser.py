@@ -180,6 +180,7 @@ def test_without_javascript_search_offers_the_indexes_and_home_works(browser, ba
             expect(main.locator(f'a[href="{href}"]')).to_be_visible()
         main.locator('a[href="/linhas/"]').click()
         expect(page).to_have_url(re.compile(r"/linhas/$"))
+        page.locator('main a[href="/linhas/uf/df/"]').click()  # the lines by UF, no script needed
         expect(page.locator('main a[href="/linhas/12-0140-00/"]').first).to_be_visible()
     finally:
         page.context.close()
@@ -226,7 +227,7 @@ def axe_script() -> str:
 
 @pytest.mark.parametrize("width", [1280, 390])  # at 390 px wide tables scroll, and must be reachable by keyboard
 @pytest.mark.parametrize("path", ["/", "/linhas/12-0140-00/", "/dados/", "/decreto/", "/dados/qualidade/",
-                                  "/direitos/", "/achados/"])
+                                  "/direitos/", "/achados/", "/cidades/", "/cidades/df/brasilia/"])
 def test_axe_finds_no_serious_wcag_a_aa_violations(browser, base_url, axe_script, path, width):
     tab = _open(browser, base_url, bypass_csp=True)  # axe is injected as an inline script, which the CSP refuses
     page = tab.page
@@ -299,3 +300,101 @@ def test_search_works_under_a_sub_path(browser, subpath_url):
     page.wait_for_load_state("networkidle")
     assert tab.console_errors == []
     page.context.close()
+
+
+# --- from city A to city B ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def real_url(real_only_site):
+    """The build of the real 2021 export (conftest), served on 127.0.0.1."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(real_only_site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_de_para_answers_sao_paulo_to_rio_from_the_real_export_and_survives_a_reload(browser, real_url, real_package):
+    import csv
+
+    with open(real_package / "linhas.csv", encoding="utf-8", newline="") as fh:
+        expected = sorted(r["prefixo"] for r in csv.DictReader(fh)
+                          if {r["origem_municipio"], r["destino_municipio"]} == {"SAO PAULO", "RIO DE JANEIRO"})
+    tab = _open(browser, real_url)
+    page = tab.page
+    try:
+        page.goto("/")
+        page.get_by_label("De", exact=True).fill("sao paulo")  # no accents, any case
+        page.get_by_label("Para", exact=True).fill("RIO DE JANEIRO")
+        page.get_by_role("button", name="Ver linhas e horários").click()
+        answer = page.locator("#resposta")
+        expect(answer.locator("h2")).to_have_text("De São Paulo (SP) para Rio de Janeiro (RJ)")
+        rows = answer.locator("table").first.locator("tbody tr th")
+        expect(rows).to_have_count(len(expected))
+        assert sorted(rows.all_inner_texts()) == expected
+        expect(answer.locator("table").nth(1).locator("caption")).to_contain_text("Partidas de São Paulo para Rio de Janeiro")
+        expect(page).to_have_url(re.compile(r"de=sao\+paulo&para=RIO\+DE\+JANEIRO"))
+        page.reload()
+        expect(answer.locator("table").first.locator("tbody tr th")).to_have_count(len(expected))
+        answer.get_by_role("link", name=expected[0]).first.click()
+        expect(page).to_have_url(re.compile(rf"/linhas/{expected[0]}/$"))
+        assert tab.console_errors == [] and tab.dialogs == []
+    finally:
+        page.context.close()
+
+
+def test_de_para_says_when_no_line_links_two_places_or_a_name_is_unknown(tab):
+    page = tab.page
+    page.goto("/cidades/")
+    page.get_by_label("De", exact=True).fill("Cristalina")
+    page.get_by_label("Para", exact=True).fill("Corumbá")
+    page.get_by_role("button", name="Ver linhas e horários").click()
+    expect(page.locator("#resposta")).to_have_text("Nenhuma linha das fontes liga Cristalina (GO) a Corumbá (MS).")
+    page.get_by_label("Para", exact=True).fill("Atlântida")
+    page.get_by_role("button", name="Ver linhas e horários").click()
+    expect(page.locator("#resposta")).to_have_text("Nenhuma cidade encontrada para “Atlântida”.")
+    assert tab.console_errors == []
+
+
+def test_without_javascript_the_city_page_carries_the_answer(browser, base_url):
+    tab = _open(browser, base_url, java_script_enabled=False)
+    page = tab.page
+    try:
+        page.goto("/cidades/")
+        page.get_by_role("link", name="Brasília").click()
+        expect(page).to_have_url(re.compile(r"/cidades/df/brasilia/$"))
+        page.get_by_text("Caldas Novas (GO): 1 linha").click()  # opens the <details>
+        answer = page.locator("#para-go-caldas-novas")
+        expect(answer.get_by_role("link", name="12-0140-00").first).to_be_visible()
+        expect(answer).to_contain_text("R$ 88,50")
+    finally:
+        page.context.close()
+
+
+def test_lines_filter_narrows_and_survives_a_reload(browser, real_url, real_package):
+    import csv
+
+    with open(real_package / "linhas.csv", encoding="utf-8", newline="") as fh:
+        df = [r for r in csv.DictReader(fh) if "DF" in (r["origem_uf"], r["destino_uf"])]
+    semiurbano = sorted(r["prefixo"] for r in df if r["ambito"] == "semiurbano")
+    assert 0 < len(semiurbano) < len(df)
+    tab = _open(browser, real_url)
+    page = tab.page
+    try:
+        page.goto("/linhas/")
+        page.get_by_label("UF (origem ou destino)").select_option("DF")
+        page.get_by_role("button", name="Filtrar").click()
+        rows = page.locator("#resultado-filtros tbody th")
+        expect(rows).to_have_count(min(len(df), 500))
+        page.get_by_label("Âmbito").select_option("semiurbano")
+        page.get_by_role("button", name="Filtrar").click()
+        expect(rows).to_have_count(len(semiurbano))
+        assert sorted(rows.all_inner_texts()) == semiurbano
+        expect(page).to_have_url(re.compile(r"/linhas/\?uf=DF&ambito=semiurbano$"))
+        page.reload()
+        expect(page.get_by_label("Âmbito")).to_have_value("semiurbano")
+        expect(rows).to_have_count(len(semiurbano))
+        assert tab.console_errors == []
+    finally:
+        page.context.close()

@@ -8,13 +8,15 @@ it writes is an ordinary source folder: ``validate`` and ``build --data`` read i
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 from .. import PROJECT_ROOT, SAMPLE_DIR
 from ..folders import refusal, staged
+from ..places import resolve
 from ..schema import Schema
 from . import antt_horarios, antt_linhas_secoes
-from .common import REPORT_NAME, IngestError, IngestReport, SourceOptions
+from .common import REPORT_NAME, IngestError, IngestReport, SourceOptions, write_report
 
 ADAPTERS = {
     antt_horarios.NAME: antt_horarios.ingest,
@@ -42,4 +44,23 @@ def ingest(
         raise IngestError(reason)
     # written whole into a staging folder, then put in place: a failure (a full disk) leaves no half package
     with staged(Path(out), "pacote gerado por python -m pipeline ingest") as staging:
-        return run(Path(path), staging, schema, options)
+        report = run(Path(path), staging, schema, options)
+        report.municipios_nao_resolvidos = unresolved_places(staging)
+        write_report(staging, report)
+        return report
+
+
+def unresolved_places(package: Path) -> list[dict]:
+    """The places the package's lines and sections name that stay without an IBGE code, with why."""
+    found: dict[tuple[str, str], dict] = {}
+    for name in ("linhas.csv", "secoes.csv"):
+        if not (package / name).is_file():
+            continue
+        with open(package / name, encoding="utf-8", newline="") as fh:
+            for row in csv.DictReader(fh):
+                for which in ("origem", "destino"):
+                    place = resolve(row[f"{which}_municipio"], row[f"{which}_uf"])
+                    if place.codigo_ibge is None:
+                        found.setdefault((place.uf, place.nome), {
+                            "municipio": place.nome, "uf": place.uf, "motivo": place.motivo})
+    return [found[k] for k in sorted(found)]

@@ -92,6 +92,8 @@ class IngestReport:
     conflitos: list[dict] = field(default_factory=list)
     codificacao: str = "latin-1"
     data_da_fonte: dict = field(default_factory=dict)  # the data's date and where it came from
+    # places of linhas/secoes without an IBGE code (pipeline/places): foreign, or not yet identified
+    municipios_nao_resolvidos: list[dict] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._conflict_index: dict[tuple, dict] = {}  # not a field: stays out of to_dict()

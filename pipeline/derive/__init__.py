@@ -20,6 +20,7 @@ from ..legal.tarifas import FareHistory
 from ..read import SourceTable
 from ..schema import Schema
 from . import findings
+from . import municipios as places
 from .completeness import completeness
 from .typed import typed_frame
 
@@ -124,6 +125,8 @@ def derive(
     derive_tarifas(t["tarifas"], history, as_of)
     derive_promocoes(t["tarifas_promocionais"], history, as_of)
     derive_infracoes(t["infracoes"], t["enquadramentos"])
+    places.add_codes(t["linhas"])
+    places.add_codes(t["secoes"])
     fonte = schema.provenance_field["name"]
     for name, table in schema.tables.items():
         source = accepted[name]
@@ -134,5 +137,7 @@ def derive(
     covered = {n for n in schema.tables if coverage is None or coverage.get(n)}
     achados, unchecked = findings.find(t, schema, covered)
     t["achados"] = achados
+    t["municipios"] = places.municipios(t["linhas"], t["secoes"],
+                                        schema.published_tables["municipios"].field_names)
     sources = {name: t[name][fonte].tolist() for name in schema.tables}
     return Derived(t, as_of, unchecked, completeness(accepted, sources, schema, covered))

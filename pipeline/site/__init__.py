@@ -6,16 +6,20 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from pelican import signals
 from pelican.generators import Generator
 
 from .. import parallel
+from ..identifiers import slugify
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
+from .cities import answers_json, index_json
 from .context import SiteData
 from .filters import FILTERS
+from .indexes import index_pages, lines_by_uf, lines_json
 
 
 def label(schema, table: str, field: str, value) -> str:
@@ -37,6 +41,7 @@ def template_globals(data: SiteData) -> dict:
         "cobertura": data.coverage,
         "revogacao": REVOCATION,
         "notas_editoriais": EDITORIAL_NOTES,
+        "dias_da_semana": data.schema["horarios"].fields_in_group("dia_da_semana"),
     }
 
 
@@ -99,31 +104,30 @@ RECORD_PAGES = [
     ("transportadoras", "transportadora", "carriers"),
     ("outorgas", "outorga", "outorgas"),
     ("caducidades", "caducidade", "caducidades"),
+    ("cidades", "cidade", "cities"),  # slug "<uf>/<municipio>" (pipeline/places)
 ]
 
 
-def section_pages(data: SiteData) -> list[tuple[str, str, dict | None]]:
-    """Every page of the record sections as ``(section, template, record)``: each section's index (record
-    ``None``), then each record's page."""
-    work = [(section, section, None) for section, _, _ in RECORD_PAGES]
-    work += [(section, record, item) for section, record, records in RECORD_PAGES for item in getattr(data, records)]
+def section_pages(data: SiteData) -> list[tuple[str, str, dict]]:
+    """Every page of the record sections as ``(url, template, context)``: the indexes (split by UF or
+    paged, pipeline/site/indexes.py), then each record's page."""
+    work = index_pages(data)
+    work += [(f"{section}/{item['slug']}/", record, {record: item})
+             for section, record, records in RECORD_PAGES for item in getattr(data, records)]
     return work
 
 
 class SectionsGenerator(PortalGenerator):
     """The record sections' pages, split once over the worker processes (``--processos``): one fork for
     them all, since each fork's child copies the memory pages it touches. The indexes go in the same
-    split, so that no core waits while another renders the 10,000-row list of outorgas."""
+    split, so that no core waits while another renders them."""
 
     def generate_output(self, writer):
         work = section_pages(self.data)
 
         def render(items):
-            for section, template, item in items:
-                if item is None:
-                    self.page(f"{section}/", template, count=False)
-                else:
-                    self.page(f"{section}/{item['slug']}/", template, count=False, **{template: item})
+            for url, template, context in items:
+                self.page(url, template, count=False, **context)
 
         parallel.split(work, render, self.settings.get("PORTAL_WORKERS", 1))
         self.counted(len(work))
@@ -146,6 +150,35 @@ class LawGenerator(PortalGenerator):
         self.page("direitos/", "direitos", decreto=decree, artigos=articles)
 
 
+class CitiesDataGenerator(PortalGenerator):
+    """The JSON the pages' scripts read: the "De ... Para ..." form, ``/cidades/index.json`` (the places)
+    and one small file per pair of places, under the departure's page, with the same answer
+    (pipeline/site/cities.py); the lines' filters, one file per UF (pipeline/site/indexes.py)."""
+
+    def generate_output(self, writer):
+        out = Path(self.output_path) / "cidades"
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "index.json").write_text(_json(index_json(self.data.cities)), encoding="utf-8")
+
+        def category(value):
+            return self.label("tarifas", "categoria", value)
+
+        root = Path(self.output_path)
+        for uf, lines in lines_by_uf(self.data.lines).items():
+            target = root / "linhas" / "uf" / slugify(uf) / "linhas.json"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(_json(lines_json(lines, self.data.schema.categories)), encoding="utf-8")
+        for city in self.data.cities:
+            for path, answer in answers_json(city, category).items():
+                target = root / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(_json(answer), encoding="utf-8")
+
+
+def _json(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
 class DataGenerator(PortalGenerator):
     """``/dados/`` (downloads and the data dictionary), ``/dados/qualidade/`` and ``/busca/``."""
 
@@ -158,6 +191,7 @@ class DataGenerator(PortalGenerator):
 GENERATORS = [
     HomeGenerator,
     SectionsGenerator,
+    CitiesDataGenerator,
     FindingsGenerator,
     LawGenerator,
     DataGenerator,

@@ -16,24 +16,11 @@ from ..legal import DECREE_PUBLICATION
 from ..read.provenance import Source
 from ..schema import Schema
 from ..validate import Report
+from .cities import arrange_cities, collation_key
 from .coverage import Coverage
+from .record import Record
 
 RECENT_INFRACTIONS = 50  # infraction notices listed on a carrier or line page; the rest are in /dados/
-
-
-class Record(dict):
-    """A record as the templates read it: ``linha.prefixo`` is found as an attribute. Jinja2 tries an
-    attribute before an item, and for a plain dict that first try fails with an exception on every
-    field of every row: a fifth of the page stage at national scale. Semantics are the dict's (a key
-    named like a dict method is still shadowed by the method, as before)."""
-
-    __slots__ = ()
-
-    def __getattr__(self, name: str):
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name) from None
 
 
 def _records(df: pd.DataFrame) -> list[Record]:
@@ -58,6 +45,7 @@ class SiteData:
     carriers: list[dict] = field(default_factory=list)
     outorgas: list[dict] = field(default_factory=list)
     caducidades: list[dict] = field(default_factory=list)
+    cities: list[dict] = field(default_factory=list)
     findings: list[dict] = field(default_factory=list)
     counts: dict[str, int | None] = field(default_factory=dict)  # None: no source covers the table
     coverage: Coverage | None = None
@@ -132,6 +120,8 @@ class SiteData:
         for cnpj, prefixo in sorted(operates):
             carriers[cnpj]["linhas"].append(lines[prefixo])
             lines[prefixo]["transportadoras"].append(carriers[cnpj])
+        for line in lines.values():  # a line's infractions may name a carrier that no longer operates it
+            line["transportadoras_por_cnpj"] = carriers
         caducidades = {}
         for r in _records(t["caducidades"]):
             c = Record(
@@ -171,11 +161,12 @@ class SiteData:
             carriers[r["transportadora_cnpj"]]["promocoes"].append(p)
         self._arrange_infractions(carriers, lines)
         findings = self._arrange_findings(carriers, lines, outorgas, caducidades, promos)
-        self.carriers = sorted(carriers.values(), key=lambda c: (c["razao_social"], c["cnpj"]))
+        self.carriers = sorted(carriers.values(), key=lambda c: (collation_key(c["razao_social"]), c["cnpj"]))
         self.lines = sorted(lines.values(), key=lambda x: x["prefixo"])
         self.outorgas = sorted(outorgas.values(), key=lambda o: o["id"])
         self.caducidades = sorted(caducidades.values(), key=lambda c: (c["data_declaracao"], c["ato"]))
         self.findings = findings
+        self.cities = arrange_cities(self.lines, self.schema.weekdays)
         self._arrange_conflicts({"linhas": lines, "transportadoras": carriers, "outorgas": outorgas,
                                  "caducidades": caducidades})
         counts = {
@@ -188,6 +179,7 @@ class SiteData:
             "promocoes": ("tarifas_promocionais", len(promos)),
             "infracoes": ("infracoes", len(t["infracoes"])),
             "horarios": ("horarios", len(t["horarios"])),
+            "cidades": ("linhas", len(self.cities)),
         }
         self.counts = {k: (n if self.covered(table) else None) for k, (table, n) in counts.items()}
         self.counts["achados"] = len(findings)

@@ -49,6 +49,17 @@ def artigo_url(artigo: str) -> str:
     return f"/decreto/#art-{m[1]}" if m else "/decreto/"
 
 
+def clausula_url(codigo: str) -> str:
+    """An enquadramento of art. 78 (``78-I-b``) -> the anchor of its clause on /decreto/
+    (``/decreto/#art-78-inc-i-al-b``, as pipeline/legal/decree.py names them); the article when the
+    code has no clause."""
+    m = re.fullmatch(r"(\d+)-([IVXLC]+)(?:-([a-z]))?", codigo or "")
+    if not m:
+        return artigo_url(f"art. {codigo}")
+    anchor = f"art-{m[1]}-inc-{m[2].lower()}" + (f"-al-{m[3]}" if m[3] else "")
+    return f"/decreto/#{anchor}"
+
+
 def sim_nao(value) -> str:
     return "sim" if value else "não"
 
@@ -62,5 +73,6 @@ FILTERS = {
     "cnpj": format_cnpj,
     "slug": slugify,
     "artigo_url": artigo_url,
+    "clausula_url": clausula_url,
     "sim_nao": sim_nao,
 }

@@ -1,0 +1,89 @@
+"""The section indexes, kept usable at national scale: split by UF (lines) or paged (carriers,
+outorgas), each page well under 200 KB, names in pt-BR order (UCA collation, accents ignored first).
+
+``index_pages(data)`` gives each index page as ``(url, template, context)``; the lines' filters
+(UF, âmbito, category, carrier) read ``linhas/uf/<uf>/linhas.json`` (:func:`lines_json`) in the browser.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..identifiers import slugify
+from .cities import collation_key
+
+PAGE_ROWS = 200  # rows of an index page: about 60 KB of HTML for the widest table
+
+
+@dataclass
+class ListPage:
+    """One page of a paged list: its rows, its number and the URLs of every page of the list."""
+
+    items: list
+    number: int
+    urls: list[str] = field(default_factory=list)
+    total: int = 0
+
+    @property
+    def paged(self) -> bool:
+        """The list has more than one page."""
+        return len(self.urls) > 1
+
+    @property
+    def first(self) -> int:
+        return (self.number - 1) * PAGE_ROWS + 1
+
+    @property
+    def last(self) -> int:
+        return self.first + len(self.items) - 1
+
+
+def paged(base: str, items: list) -> list[tuple[str, ListPage]]:
+    """``base`` (``outorgas/``) for the first page, ``base + "pagina/<n>/"`` for the others."""
+    chunks = [items[k:k + PAGE_ROWS] for k in range(0, len(items), PAGE_ROWS)] or [[]]
+    urls = [base if n == 1 else f"{base}pagina/{n}/" for n in range(1, len(chunks) + 1)]
+    return [(urls[n - 1], ListPage(chunk, n, urls, len(items))) for n, chunk in enumerate(chunks, 1)]
+
+
+def line_order(line: dict):
+    return (collation_key(line["origem_municipio"]), line["origem_uf"], collation_key(line["destino_municipio"]),
+            line["destino_uf"], line["prefixo"])
+
+
+def lines_by_uf(lines: list[dict]) -> dict[str, list[dict]]:
+    """Each UF (or foreign country code) with the lines that start or end there, in pt-BR order."""
+    out: dict[str, list[dict]] = {}
+    for line in sorted(lines, key=line_order):
+        for uf in dict.fromkeys((line["origem_uf"], line["destino_uf"])):
+            out.setdefault(uf, []).append(line)
+    return dict(sorted(out.items()))
+
+
+def line_categories(line: dict) -> list[str]:
+    """The service categories a line's timetable or fares name."""
+    return sorted({h["categoria"] for h in line["horarios"] if h.get("categoria")}
+                  | {f["categoria"] for f in line["tarifas"] if f.get("categoria")})
+
+
+def lines_json(lines: list[dict], categories: list[str]) -> list[list]:
+    """The rows the lines' filters read (one file per UF), compact: ``[prefixo, slug, ligação, âmbito,
+    [positions of its categories in ``categories``], [carriers' CNPJs]]``; the labels are the form's."""
+    position = {c: k for k, c in enumerate(categories)}
+    return [[x["prefixo"], x["slug"],
+             f"{x['origem_municipio']} ({x['origem_uf']}) → {x['destino_municipio']} ({x['destino_uf']})",
+             x["ambito"], [position[c] for c in line_categories(x) if c in position],
+             [c["cnpj"] for c in x["transportadoras"]]]
+            for x in lines]
+
+
+def index_pages(data) -> list[tuple[str, str, dict]]:
+    """Every index page of the sections: ``(url, template, context)``."""
+    by_uf = lines_by_uf(data.lines)
+    pages = [("linhas/", "linhas", {"ufs": [(uf, len(items), f"/linhas/uf/{slugify(uf)}/")
+                                            for uf, items in by_uf.items()]})]
+    for uf, items in by_uf.items():
+        pages += [(url, "linhas_uf", {"uf": uf, "pagina": page}) for url, page in paged(f"linhas/uf/{slugify(uf)}/", items)]
+    pages += [(url, "transportadoras", {"pagina": page}) for url, page in paged("transportadoras/", data.carriers)]
+    pages += [(url, "outorgas", {"pagina": page}) for url, page in paged("outorgas/", data.outorgas)]
+    pages += [("caducidades/", "caducidades", {}), ("cidades/", "cidades", {})]
+    return pages

@@ -1,0 +1,79 @@
+// Filters of /linhas/ (UF, âmbito, category, carrier), their state in the address (?uf=SP&ambito=...):
+// the rows come from /linhas/uf/<uf>/linhas.json (pipeline/site/indexes.py). Values are set as text only.
+(function () {
+  "use strict";
+  var MAX_ROWS = 500;
+
+  function el(tag, text, attrs) {
+    var node = document.createElement(tag);
+    if (text !== undefined && text !== null) { node.textContent = String(text); }
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    return node;
+  }
+
+  window.addEventListener("DOMContentLoaded", function () {
+    var form = document.querySelector("form[data-filtros-linhas]");
+    var out = document.getElementById("resultado-filtros");
+    if (!form || !out || !window.fetch) { return; }
+    var base = (form.getAttribute("action") || "/linhas/").replace(/\/linhas\/$/, "");
+    var names = ["uf", "ambito", "categoria", "transportadora"];
+
+    function show(state) {
+      out.textContent = "";
+      var option = form.elements.uf.querySelector('option[value="' + CSS.escape(state.uf) + '"]');
+      if (!option || !state.uf) { return; }
+      fetch(base + option.getAttribute("data-url") + "linhas.json").then(function (resp) {
+        if (!resp.ok) { throw new Error(resp.status); }
+        return resp.json();
+      }).then(function (rows) {
+        // [prefixo, slug, ligação, âmbito, [category positions in the form's list], [CNPJs]]
+        var categories = Array.prototype.map.call(form.elements.categoria.options, function (o) { return o.value; }).slice(1);
+        var scopes = {};
+        Array.prototype.forEach.call(form.elements.ambito.options, function (o) { scopes[o.value] = o.textContent; });
+        var wanted = categories.indexOf(state.categoria);
+        var hits = rows.filter(function (r) {
+          return (!state.ambito || r[3] === state.ambito) && (!state.categoria || r[4].indexOf(wanted) >= 0) &&
+            (!state.transportadora || r[5].indexOf(state.transportadora) >= 0);
+        });
+        var total = hits.length.toLocaleString("pt-BR");
+        out.appendChild(el("p", hits.length > MAX_ROWS
+          ? total + " linhas; mostrando as " + MAX_ROWS + " primeiras: refine os filtros."
+          : total + (hits.length === 1 ? " linha encontrada." : " linhas encontradas."), { role: "status" }));
+        if (!hits.length) { return; }
+        var table = el("table", null, { "class": "indice" });
+        table.appendChild(el("caption", "Linhas filtradas"));
+        var head = el("tr");
+        ["Prefixo", "Ligação", "Âmbito", "Transportadoras"].forEach(function (h) { head.appendChild(el("th", h, { scope: "col" })); });
+        table.appendChild(el("thead")).appendChild(head);
+        var body = table.appendChild(el("tbody"));
+        hits.slice(0, MAX_ROWS).forEach(function (r) {
+          var tr = body.appendChild(el("tr"));
+          tr.appendChild(el("th", null, { scope: "row" })).appendChild(el("a", r[0], { href: base + "/linhas/" + r[1] + "/" }));
+          tr.appendChild(el("td", r[2]));
+          tr.appendChild(el("td", scopes[r[3]] || r[3]));
+          tr.appendChild(el("td", r[5].length.toLocaleString("pt-BR")));
+        });
+        out.appendChild(table);
+      }).catch(function (err) {
+        out.appendChild(el("p", "Não foi possível carregar as linhas (" + err.message + ")."));
+      });
+    }
+
+    function state() {
+      var s = {};
+      names.forEach(function (n) { s[n] = form.elements[n].value; });
+      return s;
+    }
+
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var s = state(), url = new URL(window.location.href);
+      names.forEach(function (n) { if (s[n]) { url.searchParams.set(n, s[n]); } else { url.searchParams.delete(n); } });
+      window.history.replaceState(null, "", url.toString());
+      show(s);
+    });
+    var params = new URLSearchParams(window.location.search);
+    names.forEach(function (n) { if (params.get(n)) { form.elements[n].value = params.get(n); } });
+    if (params.get("uf")) { show(state()); }
+  });
+}());

@@ -1,0 +1,149 @@
+// "De ... Para ...": answers in the page from /cidades/index.json and the pair's own small JSON
+// (pipeline/site/cities.py). Names match without accents or case. Every value is set as text, never as HTML.
+(function () {
+  "use strict";
+  var DIAS = ["Seg", "Ter", "Qua", "Qui", "Sex", "Sáb", "Dom"];
+
+  function fold(text) {
+    return (text || "").normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toUpperCase()
+      .replace(/[^A-Z0-9]+/g, " ").trim();
+  }
+
+  function el(tag, text, attrs) {
+    var node = document.createElement(tag);
+    if (text !== undefined && text !== null) { node.textContent = String(text); }
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    return node;
+  }
+
+  // the site may be served from a sub-path: the form's action (/cidades/, rewritten with the site) says which
+  var base = "";
+  function link(text, href) { return el("a", text, { href: base + href }); }
+
+  function reais(v) {
+    return "R$ " + Number(v).toLocaleString("pt-BR", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  }
+
+  // "São Paulo (SP)", "sao paulo", "SAO PAULO/SP": the places whose name (or a source spelling) matches
+  function find(places, typed) {
+    var m = /^(.*\S)[\s(\/-]+([A-Za-z]{2,3})\)?\s*$/.exec(typed.trim());
+    var name = fold(typed), uf = null;
+    var hits = places.filter(function (p) { return p.busca.indexOf(name) >= 0; });
+    if (!hits.length && m && m[2]) {
+      name = fold(m[1]); uf = m[2].toUpperCase();
+      hits = places.filter(function (p) { return p.uf === uf && p.busca.indexOf(name) >= 0; });
+    }
+    return hits;
+  }
+
+  function table(caption, head, rows) {
+    var t = el("table"), thead = el("thead"), tr = el("tr"), tbody = el("tbody");
+    t.appendChild(el("caption", caption));
+    head.forEach(function (h) { tr.appendChild(el("th", h, { scope: "col" })); });
+    thead.appendChild(tr); t.appendChild(thead);
+    rows.forEach(function (cells) {
+      var row = el("tr");
+      cells.forEach(function (c, k) {
+        var cell = el(k === 0 ? "th" : "td", null, k === 0 ? { scope: "row" } : {});
+        (Array.isArray(c) ? c : [c]).forEach(function (part, n) {
+          if (n) { cell.appendChild(document.createTextNode(", ")); }
+          cell.appendChild(part instanceof Node ? part : document.createTextNode(String(part)));
+        });
+        row.appendChild(cell);
+      });
+      tbody.appendChild(row);
+    });
+    t.appendChild(tbody);
+    return t;
+  }
+
+  function render(out, de, dest) {
+    out.textContent = "";
+    var r = dest;
+    var h = el("h2", "De " + de.nome + " (" + de.uf + ") para " + r.para.nome + " (" + r.para.uf + ")", { tabindex: "-1" });
+    out.appendChild(h);
+    out.appendChild(el("p", r.linhas.length + (r.linhas.length === 1 ? " linha" : " linhas") + ", " +
+      r.partidas_semana.toLocaleString("pt-BR") + " partidas por semana a partir de " + de.nome + "."));
+    out.appendChild(table("Linhas", ["Linha", "Ligação", "Transportadoras", "Partidas por semana"],
+      r.linhas.map(function (l) {
+        return [link(l.prefixo, l.url), l.ligacao + (l.por_secao ? "; para em " + de.nome + " por uma seção" : ""),
+          l.transportadoras.length ? l.transportadoras.map(function (c) { return link(c.nome, c.url); }) : "—",
+          l.por_secao ? "sem horários desta parada na fonte" : l.partidas_semana.toLocaleString("pt-BR")];
+      })));
+    if (r.partidas.length) {
+      out.appendChild(table("Partidas de " + de.nome + " para " + r.para.nome, ["Horário"].concat(DIAS, ["Linhas"]),
+        r.partidas.map(function (p) {
+          return [p.horario].concat(p.dias.map(function (on) { return on ? "●" : "·"; }), [p.linhas.join(", ")]);
+        })));
+    }
+    var fares = [];
+    r.linhas.forEach(function (l) {
+      l.tarifas.forEach(function (f) { fares.push([f.categoria, f.trecho, link(l.prefixo, l.url), reais(f.valor)]); });
+    });
+    if (fares.length) {
+      out.appendChild(table("Tarifas máximas em vigor", ["Categoria", "Trecho", "Linha", "Tarifa máxima"], fares));
+    }
+    out.appendChild(el("p")).appendChild(link("Todos os destinos a partir de " + de.nome, de.url));
+    h.focus();
+  }
+
+  function say(out, text, choices) {
+    out.textContent = "";
+    out.appendChild(el("p", text, { role: "status" }));
+    if (choices && choices.length) {
+      var ul = el("ul");
+      choices.slice(0, 20).forEach(function (p) { ul.appendChild(el("li")).appendChild(link(p.nome + " (" + p.uf + ")", p.url)); });
+      out.appendChild(ul);
+    }
+  }
+
+  function getJSON(url) {
+    return fetch(url).then(function (resp) {
+      if (!resp.ok) { throw new Error(url + ": " + resp.status); }
+      return resp.json();
+    });
+  }
+
+  window.addEventListener("DOMContentLoaded", function () {
+    var form = document.querySelector("form[data-rotas]");
+    var out = document.getElementById("resposta");
+    if (!form || !out || !window.fetch) { return; }
+    base = (form.getAttribute("action") || "/cidades/").replace(/\/cidades\/$/, "");
+    var places = getJSON(base + "/cidades/index.json");
+    places.then(function (list) {
+      var datalist = document.getElementById("lista-cidades");
+      list.forEach(function (p) { datalist.appendChild(el("option", null, { value: p.nome + " (" + p.uf + ")" })); });
+    });
+    function answer(deText, paraText, push) {
+      places.then(function (list) {
+        var de = find(list, deText), para = paraText ? find(list, paraText) : [];
+        if (!de.length) { return say(out, "Nenhuma cidade encontrada para “" + deText + "”."); }
+        if (de.length > 1) { return say(out, "Mais de uma cidade corresponde a “" + deText + "”: escolha uma (acrescente a UF, por exemplo “" + de[0].nome + " (" + de[0].uf + ")”).", de); }
+        if (!paraText) { window.location.href = base + de[0].url; return; }
+        if (!para.length) { return say(out, "Nenhuma cidade encontrada para “" + paraText + "”."); }
+        if (para.length > 1) { return say(out, "Mais de uma cidade corresponde a “" + paraText + "”: acrescente a UF, por exemplo “" + para[0].nome + " (" + para[0].uf + ")”.", para); }
+        if (push) {
+          var url = new URL(window.location.href);
+          url.searchParams.set("de", deText); url.searchParams.set("para", paraText);
+          window.history.replaceState(null, "", url.toString());
+        }
+        if (de[0].destinos.indexOf(list.indexOf(para[0])) < 0) {
+          return say(out, "Nenhuma linha das fontes liga " + de[0].nome + " (" + de[0].uf + ") a " + para[0].nome + " (" + para[0].uf + ").", []);
+        }
+        return getJSON(base + de[0].url + "para/" + para[0].chave.replace("/", "-") + ".json").then(function (hit) {
+          render(out, hit.de, hit);
+        });
+      }).catch(function (err) { say(out, "Não foi possível carregar os dados das cidades (" + err.message + ")."); });
+    }
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      answer(form.elements.de.value, form.elements.para.value, true);
+    });
+    var params = new URLSearchParams(window.location.search);
+    if (params.get("de")) {
+      form.elements.de.value = params.get("de");
+      form.elements.para.value = params.get("para") || "";
+      if (params.get("para")) { answer(params.get("de"), params.get("para"), false); }
+    }
+  });
+}());
