@@ -227,7 +227,8 @@ def axe_script() -> str:
 
 @pytest.mark.parametrize("width", [1280, 390])  # at 390 px wide tables scroll, and must be reachable by keyboard
 @pytest.mark.parametrize("path", ["/", "/linhas/12-0140-00/", "/dados/", "/decreto/", "/dados/qualidade/",
-                                  "/direitos/", "/achados/", "/cidades/", "/cidades/df/brasilia/"])
+                                  "/direitos/", "/achados/", "/cidades/", "/cidades/df/brasilia/", "/verificar/",
+                                  "/direitos/cartaz/", "/outorgas/out-1/", "/linhas/uf/df/"])
 def test_axe_finds_no_serious_wcag_a_aa_violations(browser, base_url, axe_script, path, width):
     tab = _open(browser, base_url, bypass_csp=True)  # axe is injected as an inline script, which the CSP refuses
     page = tab.page
@@ -398,3 +399,87 @@ def test_lines_filter_narrows_and_survives_a_reload(browser, real_url, real_pack
         assert tab.console_errors == []
     finally:
         page.context.close()
+
+
+# --- art. 34 and art. 12 --------------------------------------------------------------------------
+
+
+def test_calculators_compute_the_decrees_worked_examples(tab):
+    from decimal import Decimal
+
+    from pipeline.legal.passageiros import excess_baggage
+
+    page = tab.page
+    page.goto("/direitos/")
+    bag = page.locator("#calc-bagagem")
+    bag.get_by_label("Preço da passagem convencional (R$)").fill("100,00")
+    bag.get_by_label("Peso no bagageiro (kg)").fill("38")
+    bag.get_by_label("Peso no porta-embrulhos (kg)").fill("5")
+    bag.get_by_role("button", name="Calcular").click()
+    expected = excess_baggage("100.00", 38, 5)
+    assert expected["maximo"] == Decimal("4.00")
+    expect(bag.locator("output")).to_have_text("Excesso de 8 kg: a empresa pode cobrar no máximo R$ 4,00 (R$ 0,50 por quilo).")
+    bag.get_by_label("Preço da passagem convencional (R$)").fill("abc")
+    bag.get_by_role("button", name="Calcular").click()
+    expect(bag.locator("output")).to_contain_text("Informe o preço da passagem convencional")
+    des = page.locator("#calc-desistencia")
+    des.get_by_label("Partida").fill("2026-12-24T22:00")
+    des.get_by_label("Quando você avisa").fill("2026-12-24T16:00")
+    des.get_by_role("button", name="Verificar").click()
+    expect(des.locator("output")).to_contain_text("No prazo")
+    des.get_by_label("Quando você avisa").fill("2026-12-24T16:01")
+    des.get_by_role("button", name="Verificar").click()
+    expect(des.locator("output")).to_contain_text("Fora do prazo: o aviso devia ser feito até 24/12/2026, 16:00")
+    cri = page.locator("#calc-crianca")
+    cri.get_by_label("Idade (anos completos)").fill("5")
+    cri.get_by_role("button", name="Verificar").click()
+    expect(cri.locator("output")).to_have_text("Viaja sem pagar, no colo, sem ocupar poltrona.")
+    cri.get_by_label("Idade (anos completos)").fill("-2")
+    cri.get_by_role("button", name="Verificar").click()
+    expect(cri.locator("output")).to_contain_text("Informe a idade em anos completos")
+    assert "NaN" not in page.locator("main").inner_text() and tab.console_errors == []
+
+
+def _pdf_pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf))
+
+
+def test_an_act_prints_on_one_a4_page_and_its_code_is_found(tab):
+    page = tab.page
+    page.goto("/outorgas/")
+    href = page.locator("main table a[href^='/outorgas/']").first.get_attribute("href")
+    page.goto(href)
+    shown = page.locator(".copia .codigo").inner_text()
+    pdf = page.pdf(format="A4")
+    assert _pdf_pages(pdf) == 1
+    page.goto("/verificar/")
+    page.get_by_label("Código de verificação").fill(shown.lower().replace("-", " "))
+    page.get_by_role("button", name="Verificar").click()
+    result = page.locator("#resultado-verificacao")
+    expect(result).to_contain_text("Código válido")
+    result.get_by_role("link").click()
+    expect(page).to_have_url(re.compile(re.escape(href) + "$"))
+    page.goto("/verificar/?codigo=0000-0000-0000")
+    expect(result).to_contain_text("Código não encontrado")
+    assert tab.console_errors == []
+
+
+PAGE_TYPES = ["/", "/cidades/", "/cidades/df/brasilia/", "/linhas/", "/linhas/uf/df/", "/linhas/12-0140-00/",
+              "/transportadoras/", "/transportadoras/11222333000181/", "/outorgas/", "/outorgas/out-1/",
+              "/caducidades/", "/achados/", "/direitos/", "/direitos/cartaz/", "/decreto/", "/dados/",
+              "/dados/qualidade/", "/verificar/", "/busca/"]
+
+
+def test_no_page_type_is_wider_than_a_360_px_screen(browser, base_url):
+    tab = _open(browser, base_url, viewport={"width": 360, "height": 740})
+    page = tab.page
+    wide = {}
+    try:
+        for path in PAGE_TYPES:
+            page.goto(path)
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            if width > 360:
+                wide[path] = width
+    finally:
+        page.context.close()
+    assert wide == {}

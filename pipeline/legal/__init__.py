@@ -16,7 +16,7 @@ DECREE_PUBLICATION = date(1993, 10, 8)
 def numbers() -> dict[str, int]:
     """The decree's numbers that pages state, by name, from the modules that apply them: templates
     take them from here (the global ``lei``) and never spell them."""
-    from . import caducidades, infracoes, outorgas, promocoes
+    from . import caducidades, infracoes, outorgas, passageiros, promocoes
 
     return {
         "permissao_anos": outorgas.PERMIT_YEARS,  # art. 10
@@ -26,4 +26,9 @@ def numbers() -> dict[str, int]:
         "antecedencia_promocao_dias": promocoes.NOTICE_DAYS,  # art. 6 sole paragraph I
         "defesa_dias_uteis": infracoes.DEFENCE_DAYS,  # art. 84 sole paragraph
         "recurso_dias_uteis": infracoes.APPEAL_DAYS,  # art. 92
+        "franquia_bagageiro_kg": passageiros.HOLD_KG,  # art. 65 I
+        "franquia_porta_embrulhos_kg": passageiros.CABIN_KG,  # art. 65 II
+        "excesso_por_kg_milesimos": int(passageiros.EXCESS_RATE * 1000),  # art. 65 sole paragraph: 5 per mille
+        "desistencia_horas": passageiros.NOTICE_HOURS,  # art. 64
+        "crianca_gratis_anos": passageiros.CHILD_FREE_AGE,  # art. 32 XVII
     }

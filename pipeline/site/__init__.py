@@ -16,6 +16,8 @@ from .. import parallel
 from ..identifiers import slugify
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
+from ..legal.passageiros import SUMMARIES
+from . import verification
 from .cities import answers_json, index_json
 from .context import SiteData
 from .filters import FILTERS
@@ -147,7 +149,10 @@ class LawGenerator(PortalGenerator):
         decree = load_decree()
         self.page("decreto/", "decreto", decreto=decree)
         articles = [decree.article(n) for n in RIGHTS_NOTICE_ARTICLES]
-        self.page("direitos/", "direitos", decreto=decree, artigos=articles)
+        self.page("direitos/", "direitos", decreto=decree, artigos=articles, resumos=SUMMARIES)
+        # the notice as carriers had to post it (art. 34), on its own URL per paper size
+        self.page("direitos/cartaz/", "cartaz", artigos=articles, formato="A4")
+        self.page("direitos/cartaz/a3/", "cartaz", artigos=articles, formato="A3")
 
 
 class CitiesDataGenerator(PortalGenerator):
@@ -179,6 +184,24 @@ def _json(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
+class VerificationGenerator(PortalGenerator):
+    """``/verificar/`` (art. 12): a code printed on a copy of an act leads back to its record. The codes
+    are looked up in ``/verificar/<first two hex digits>.json`` (about 40 codes a file at national scale)."""
+
+    def generate_output(self, writer):
+        shards: dict[str, dict[str, str]] = {}
+        for section, records in (("outorgas", self.data.outorgas), ("caducidades", self.data.caducidades)):
+            for rec in records:
+                digits = verification.normalise(rec["codigo_verificacao"])
+                shards.setdefault(verification.shard(digits), {})[digits] = f"/{section}/{rec['slug']}/"
+        out = Path(self.output_path) / "verificar"
+        out.mkdir(parents=True, exist_ok=True)
+        for n in range(256):  # every shard, empty ones too: a code that matches nothing is not a 404
+            name = f"{n:02x}"
+            (out / f"{name}.json").write_text(_json(dict(sorted(shards.get(name, {}).items()))), encoding="utf-8")
+        self.page("verificar/", "verificar", digitos=verification.CODE_DIGITS)
+
+
 class DataGenerator(PortalGenerator):
     """``/dados/`` (downloads and the data dictionary), ``/dados/qualidade/`` and ``/busca/``."""
 
@@ -192,6 +215,7 @@ GENERATORS = [
     HomeGenerator,
     SectionsGenerator,
     CitiesDataGenerator,
+    VerificationGenerator,
     FindingsGenerator,
     LawGenerator,
     DataGenerator,

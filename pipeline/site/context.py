@@ -16,6 +16,7 @@ from ..legal import DECREE_PUBLICATION
 from ..read.provenance import Source
 from ..schema import Schema
 from ..validate import Report
+from . import verification
 from .cities import arrange_cities, collation_key
 from .coverage import Coverage
 from .record import Record
@@ -166,6 +167,7 @@ class SiteData:
         self.outorgas = sorted(outorgas.values(), key=lambda o: o["id"])
         self.caducidades = sorted(caducidades.values(), key=lambda c: (c["data_declaracao"], c["ato"]))
         self.findings = findings
+        self._verification_codes({"outorgas": outorgas, "caducidades": caducidades})
         self.cities = arrange_cities(self.lines, self.schema.weekdays)
         self._arrange_conflicts({"linhas": lines, "transportadoras": carriers, "outorgas": outorgas,
                                  "caducidades": caducidades})
@@ -183,6 +185,18 @@ class SiteData:
         }
         self.counts = {k: (n if self.covered(table) else None) for k, (table, n) in counts.items()}
         self.counts["achados"] = len(findings)
+
+    def _verification_codes(self, tables: dict[str, dict]) -> None:
+        """Art. 12: each act's ``codigo_verificacao``, from its line of the published CSV
+        (pipeline/site/verification.py)."""
+        resources = {r["name"]: r for r in self.descriptor.get("resources", [])}
+        for name, records in tables.items():
+            if name not in resources:
+                continue
+            fields = [(f["name"], f.get("type", "string")) for f in resources[name]["schema"]["fields"]]
+            types = [t for _, t in fields]
+            for rec in records.values():
+                rec["codigo_verificacao"] = verification.code(verification.csv_line([rec[n] for n, _ in fields], types))
 
     def _arrange_conflicts(self, pages: dict[str, dict]) -> None:
         """Attach each conflict between sources to the page of its record and, through the schema's

@@ -1,0 +1,42 @@
+"""Art. 12: copies anyone can check. Each outorga and caducidade carries a verification code derived from
+its published row, so that a printed copy can be checked against the open data with common tools:
+
+    grep '^OUT-000054,' outorgas.csv | tr -d '\\r\\n' | sha256sum | cut -c1-12
+
+gives the code's twelve hex digits (the page shows them in upper case, in groups of four). The row is the
+record's line of the published CSV, exactly as /dados/ serves it (pipeline/publish/tabular.py).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+
+from ..publish.tabular import _csv_text
+
+CODE_DIGITS = 12
+
+
+def csv_line(values: list, types: list[str]) -> str:
+    """The record's line in the published CSV, without its line break."""
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\r\n").writerow([_csv_text(v, t) for v, t in zip(values, types)])
+    return buf.getvalue()[:-2]
+
+
+def code(line: str) -> str:
+    """``ABCD-1234-EF56``: the first twelve hex digits of the SHA-256 of ``line`` (UTF-8)."""
+    digits = hashlib.sha256(line.encode("utf-8")).hexdigest()[:CODE_DIGITS].upper()
+    return "-".join(digits[k:k + 4] for k in range(0, CODE_DIGITS, 4))
+
+
+def normalise(typed: str) -> str:
+    """What a person types (``abcd 1234-ef56``) as the code's hex digits in lower case, or ``""``."""
+    digits = "".join(c for c in typed.lower() if c in "0123456789abcdef")
+    return digits if len(digits) == CODE_DIGITS else ""
+
+
+def shard(digits: str) -> str:
+    """The lookup file of a code: ``/verificar/<first two digits>.json``."""
+    return digits[:2]

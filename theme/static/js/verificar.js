@@ -1,0 +1,43 @@
+// /verificar/: the code typed -> /verificar/<first two hex digits>.json -> the record's page (art. 12).
+(function () {
+  "use strict";
+  window.addEventListener("DOMContentLoaded", function () {
+    var form = document.querySelector("form[data-verificar]");
+    var out = document.getElementById("resultado-verificacao");
+    if (!form || !out || !window.fetch) { return; }
+    var base = (form.getAttribute("action") || "/verificar/").replace(/\/verificar\/$/, "");
+    function say(text, href) {
+      out.textContent = "";
+      var p = document.createElement("p");
+      p.setAttribute("role", "status");
+      p.textContent = text;
+      if (href) {
+        var a = document.createElement("a");
+        a.href = base + href; a.textContent = href;
+        p.appendChild(document.createTextNode(" ")); p.appendChild(a);
+      }
+      out.appendChild(p);
+    }
+    function check(typed) {
+      var digits = typed.toLowerCase().replace(/[^0-9a-f]/g, "");
+      if (digits.length !== 12) { return say("O código tem 12 dígitos (0 a 9 e A a F), por exemplo 1A2B-3C4D-5E6F."); }
+      fetch(base + "/verificar/" + digits.slice(0, 2) + ".json").then(function (resp) {
+        if (resp.status === 404) { return {}; }
+        if (!resp.ok) { throw new Error(resp.status); }
+        return resp.json();
+      }).then(function (codes) {
+        if (codes[digits]) { say("Código válido: pertence ao registro", codes[digits]); }
+        else { say("Código não encontrado nos dados desta data: confira a digitação, ou a data impressa na cópia."); }
+      }).catch(function (err) { say("Não foi possível consultar os códigos (" + err.message + ")."); });
+    }
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var url = new URL(window.location.href);
+      url.searchParams.set("codigo", form.elements.codigo.value);
+      window.history.replaceState(null, "", url.toString());
+      check(form.elements.codigo.value);
+    });
+    var typed = new URLSearchParams(window.location.search).get("codigo");
+    if (typed) { form.elements.codigo.value = typed; check(typed); }
+  });
+}());
