@@ -467,7 +467,7 @@ def test_an_act_prints_on_one_a4_page_and_its_code_is_found(tab):
 PAGE_TYPES = ["/", "/cidades/", "/cidades/df/brasilia/", "/linhas/", "/linhas/uf/df/", "/linhas/12-0140-00/",
               "/transportadoras/", "/transportadoras/11222333000181/", "/outorgas/", "/outorgas/out-1/",
               "/caducidades/", "/achados/", "/direitos/", "/direitos/cartaz/", "/decreto/", "/dados/",
-              "/dados/qualidade/", "/verificar/", "/busca/"]
+              "/dados/qualidade/", "/verificar/", "/busca/", "/404.html", "/linhas/uf/df/"]
 
 
 def test_no_page_type_is_wider_than_a_360_px_screen(browser, base_url):
@@ -483,3 +483,24 @@ def test_no_page_type_is_wider_than_a_360_px_screen(browser, base_url):
     finally:
         page.context.close()
     assert wide == {}
+
+
+@pytest.mark.parametrize("typed, href", [("12014000", "/linhas/12-0140-00/"), ("12-0140-00", "/linhas/12-0140-00/"),
+                                         ("11.222.333/0001-81", "/transportadoras/11222333000181/"),
+                                         ("out-1", "/outorgas/out-1/")])
+def test_identifiers_as_typed_lead_to_the_record(tab, typed, href):
+    page = tab.page
+    page.goto("/busca/?q=" + typed.replace("/", "%2F"))
+    link = page.locator("#registro-exato a")
+    expect(link).to_have_attribute("href", href)
+    link.click()
+    expect(page).to_have_url(re.compile(re.escape(href) + "$"))
+
+
+def test_the_404_page_offers_search(tab):
+    page = tab.page
+    page.goto("/404.html")
+    expect(page.locator("main h1")).to_have_text("Página não encontrada")
+    page.get_by_label("Buscar linha, cidade, transportadora ou ato").fill("12014000")
+    page.get_by_role("button", name="Buscar").click()
+    expect(page.locator("#registro-exato a")).to_have_attribute("href", "/linhas/12-0140-00/")

@@ -225,10 +225,13 @@ def test_line_page_shows_weekly_frequency_and_departures(site):
     page = soup(site, "/linhas/12-0140-00/")
     section = page.find("h2", id="horarios-titulo").parent
     assert "12 viagens por semana na ida" in text(section) and "7 na volta" in text(section)
+    # the grid: a row per time, a column per weekday (the mark's text for screen readers: sim/não)
     ida = rows(table_by_caption(page, "Partidas na ida"))
-    assert ida[1][:2] == ["14:00", "Executivo"] and ida[1][3] == "seg, ter, qua, qui, sex"
+    assert ida[1][0] == "14:00" and [c.endswith("sim") for c in ida[1][1:8]] == [True] * 5 + [False] * 2
+    assert ida[1][8] == "Executivo, VIACAO CERRADO LTDA"
     volta = rows(table_by_caption(page, "Partidas na volta"))
-    assert volta == [["18:00", "Convencional com sanitário", "VIACAO CERRADO LTDA", "todos", "janeiro, fevereiro, dezembro"]]
+    assert [c.endswith("sim") for c in volta[0][1:8]] == [True] * 7
+    assert volta[0][8] == "Convencional com sanitário, VIACAO CERRADO LTDA (só em janeiro, fevereiro, dezembro)"
     other = soup(site, "/linhas/sprj0030026/")
     # the fixture folder declares no source: the page says so, and says "none" only because it covers horarios
     assert text(other.find("h2", id="horarios-titulo").parent).endswith(
@@ -239,3 +242,36 @@ def test_line_page_lists_its_sections(site):
     page = soup(site, "/linhas/12-0140-00/")
     assert rows(table_by_caption(page, "Trechos com fracionamento")) == [
         ["BRASILIA (DF) → CALDAS NOVAS (GO)", "298,5 km"], ["BRASILIA (DF) → CRISTALINA (GO)", "131,2 km"]]
+
+
+def test_line_page_timetable_grid_fare_chart_and_fare_board(site):
+    import csv as _csv
+
+    from bs4 import BeautifulSoup as _Soup
+    from conftest import MINIMAL
+
+    soup = _Soup((site / "linhas" / "12-0140-00" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    with open(MINIMAL / "horarios.csv", encoding="utf-8", newline="") as fh:
+        ida = {r["horario"] for r in _csv.DictReader(fh) if r["linha_prefixo"] == "12-0140-00" and r["sentido"] == "ida"}
+    grid = next(t for t in soup.select("table.grade-horarios") if "Partidas na ida" in t.caption.get_text())
+    assert [th.get_text() for th in grid.select("tbody th")] == sorted(ida)  # one row per time, not per entry
+    assert [th.get_text() for th in grid.select("thead th")][1:8] == ["Seg", "Ter", "Qua", "Qui", "Sex", "Sáb", "Dom"]
+    board = soup.select_one("#quadro-de-precos")
+    assert "o quadro de preços que o ônibus devia levar" in board.caption.get_text()
+    assert board.select_one('a[href="/decreto/#art-52-par-3"]')
+    svg = soup.select_one("figure.historico-tarifas svg")
+    assert svg["role"] == "img" and svg.title.get_text() == "Histórico das tarifas máximas"
+    assert len(svg.select("circle")) >= 3  # 80,00, 88,50 and 92,10 for BRASILIA - CALDAS NOVAS
+    assert "88,50" in soup.select_one("details").get_text()  # the same figures, in the table beside
+    infractions = soup.select_one('section[aria-labelledby="infracoes-titulo"]')
+    if infractions.select_one("tbody tr"):
+        assert infractions.select_one('a[href^="/decreto/#art-78-inc-"]')
+        assert infractions.select_one('tbody a[href^="/transportadoras/"]')  # each notice names its carrier
+
+
+def test_clause_links_go_to_the_clause_anchor():
+    from pipeline.site.filters import clausula_url
+
+    assert clausula_url("78-V-a") == "/decreto/#art-78-inc-v-al-a"
+    assert clausula_url("78-II") == "/decreto/#art-78-inc-ii"
+    assert clausula_url("bogus") == "/decreto/"

@@ -17,7 +17,7 @@ from ..identifiers import slugify
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import SUMMARIES
-from . import verification
+from . import charts, identifiers, timetable, verification
 from .cities import answers_json, index_json
 from .context import SiteData
 from .filters import FILTERS
@@ -36,8 +36,16 @@ def label(schema, table: str, field: str, value) -> str:
 
 
 def template_globals(data: SiteData) -> dict:
-    """What every template of the theme may call, besides the filters (``pipeline/site/filters.py``)."""
+    """What every template of the theme may call, besides the filters (``pipeline/site/filters.py``).
+    The line page's grid and chart are made when the page renders, in the worker processes."""
+    weekdays, months = data.schema.weekdays, data.schema.months
+
+    def category(value):
+        return label(data.schema, "tarifas", "categoria", value)
+
     return {
+        "grade_horarios": lambda line: timetable.grid(line["horarios"], weekdays, months, category),
+        "grafico_tarifas": lambda line: charts.fare_history_svg(line["tarifas"], data.as_of, category),
         "rotulo": lambda table, field, value: label(data.schema, table, field, value),
         "lei": legal_numbers(),
         "cobertura": data.coverage,
@@ -202,6 +210,20 @@ class VerificationGenerator(PortalGenerator):
         self.page("verificar/", "verificar", digitos=verification.CODE_DIGITS)
 
 
+class IdentifiersGenerator(PortalGenerator):
+    """``/busca/ids/<xx>.json`` (identifiers as typed lead to the record) and ``/404.html``, which offers the
+    search and the same lookup (pipeline/site/identifiers.py)."""
+
+    def generate_output(self, writer):
+        out = Path(self.output_path) / "busca" / "ids"
+        out.mkdir(parents=True, exist_ok=True)
+        for name, keys in sorted(identifiers.shards(self.data).items()):
+            (out / f"{name}.json").write_text(_json(dict(sorted(keys.items()))), encoding="utf-8")
+        context = dict(self.context, data=self.data, as_of=self.data.as_of, page_url="/404.html")
+        (Path(self.output_path) / "404.html").write_text(self.get_template("404").render(context), encoding="utf-8")
+        self.counted(1)
+
+
 class DataGenerator(PortalGenerator):
     """``/dados/`` (downloads and the data dictionary), ``/dados/qualidade/`` and ``/busca/``."""
 
@@ -216,6 +238,7 @@ GENERATORS = [
     SectionsGenerator,
     CitiesDataGenerator,
     VerificationGenerator,
+    IdentifiersGenerator,
     FindingsGenerator,
     LawGenerator,
     DataGenerator,

@@ -1,0 +1,30 @@
+"""Identifiers as people type them lead to the record: ``12014000`` or ``12-0140-00`` to the line,
+``04.192.453/0001-18`` to the carrier, ``out-000054`` to the outorga. Each record's identifier is
+reduced to its letters and digits in upper case (:func:`key`, the same in ``tema/js/ids.js``) and looked up
+in ``/busca/ids/<first two characters>.json``, which the search page and the 404 page read."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+
+def key(typed: str) -> str:
+    """``Portaria DTR nº 45/2001`` -> ``PORTARIADTRNO452001``; ``12-0140-00`` -> ``12014000``."""
+    text = unicodedata.normalize("NFKD", typed or "")
+    text = "".join(c for c in text if not unicodedata.combining(c)).upper()
+    return re.sub(r"[^A-Z0-9]+", "", text)
+
+
+def shards(data) -> dict[str, dict[str, list[str]]]:
+    """``{first two characters: {key: [url, label]}}`` for lines, carriers, outorgas and caducidades."""
+    out: dict[str, dict[str, list[str]]] = {}
+    entries = [(x["prefixo"], f"/linhas/{x['slug']}/", f"Linha {x['prefixo']}") for x in data.lines]
+    entries += [(x["cnpj"], f"/transportadoras/{x['slug']}/", x["razao_social"]) for x in data.carriers]
+    entries += [(x["id"], f"/outorgas/{x['slug']}/", f"Outorga {x['id']}") for x in data.outorgas]
+    entries += [(x["ato"], f"/caducidades/{x['slug']}/", f"Caducidade: {x['ato']}") for x in data.caducidades]
+    for ident, url, label in entries:
+        k = key(ident)
+        if len(k) >= 2:
+            out.setdefault(k[:2], {}).setdefault(k, [url, label])
+    return out
