@@ -228,6 +228,7 @@ def axe_script() -> str:
 @pytest.mark.parametrize("width", [1280, 390])  # at 390 px wide tables scroll, and must be reachable by keyboard
 @pytest.mark.parametrize("path", ["/", "/linhas/12-0140-00/", "/dados/", "/decreto/", "/dados/qualidade/",
                                   "/direitos/", "/achados/", "/cidades/", "/cidades/df/brasilia/", "/verificar/",
+                                  "/cidades/df/brasilia/para/go-caldas-novas/",
                                   "/direitos/cartaz/", "/outorgas/out-1/", "/linhas/uf/df/"])
 def test_axe_finds_no_serious_wcag_a_aa_violations(browser, base_url, axe_script, path, width):
     tab = _open(browser, base_url, bypass_csp=True)  # axe is injected as an inline script, which the CSP refuses
@@ -365,10 +366,11 @@ def test_without_javascript_the_city_page_carries_the_answer(browser, base_url):
         page.goto("/cidades/")
         page.get_by_role("link", name="Brasília").click()
         expect(page).to_have_url(re.compile(r"/cidades/df/brasilia/$"))
-        page.get_by_text("Caldas Novas (GO): 1 linha").click()  # opens the <details>
-        answer = page.locator("#para-go-caldas-novas")
+        page.get_by_role("link", name="Caldas Novas (GO)").click()  # the pair's own page
+        expect(page).to_have_url(re.compile(r"/cidades/df/brasilia/para/go-caldas-novas/$"))
+        answer = page.locator("main")
         expect(answer.get_by_role("link", name="12-0140-00").first).to_be_visible()
-        expect(answer).to_contain_text("R$ 88,50")
+        expect(answer).to_contain_text("88,50")
     finally:
         page.context.close()
 
@@ -464,7 +466,7 @@ def test_an_act_prints_on_one_a4_page_and_its_code_is_found(tab):
     assert tab.console_errors == []
 
 
-PAGE_TYPES = ["/", "/cidades/", "/cidades/df/brasilia/", "/linhas/", "/linhas/uf/df/", "/linhas/12-0140-00/",
+PAGE_TYPES = ["/", "/cidades/", "/cidades/df/brasilia/", "/cidades/df/brasilia/para/go-caldas-novas/", "/linhas/", "/linhas/uf/df/", "/linhas/12-0140-00/",
               "/transportadoras/", "/transportadoras/11222333000181/", "/outorgas/", "/outorgas/out-1/",
               "/caducidades/", "/achados/", "/direitos/", "/direitos/cartaz/", "/decreto/", "/dados/",
               "/dados/qualidade/", "/verificar/", "/busca/", "/404.html", "/linhas/uf/df/"]

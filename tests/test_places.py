@@ -71,9 +71,15 @@ def test_published_tables_carry_ibge_codes(site):
 def test_city_page_lists_each_destination_with_lines_departures_and_fares(site):
     text = page_text(site / "cidades" / "df" / "brasilia" / "index.html")
     assert "Brasília (DF)" in text and "Código IBGE 5300108" in text and "Grafia nas fontes BRASILIA" in text
-    assert "Caldas Novas (GO): 1 linha" in text
-    assert "Cristalina (GO): 1 linha" in text  # by the section BRASILIA - CRISTALINA (art. 3 XXI)
-    assert "Tarifas máximas em vigor em 30/06/2026" in text and "R$ 88,50" in text
+    assert "Caldas Novas (GO) 1" in text
+    assert "Cristalina (GO) 1" in text  # by the section BRASILIA - CRISTALINA (art. 3 XXI)
+    pair = page_text(site / "cidades" / "df" / "brasilia" / "para" / "go-caldas-novas" / "index.html")
+    assert "De Brasília (DF) para Caldas Novas (GO)" in pair and "12-0140-00" in pair
+    assert "Tarifas máximas em vigor em 30/06/2026" in pair and "88,50" in pair
+    via_section = page_text(site / "cidades" / "df" / "brasilia" / "para" / "go-cristalina" / "index.html")
+    assert "para em Brasília por uma seção" not in via_section  # Brasília is the line's terminal
+    back = page_text(site / "cidades" / "go" / "cristalina" / "para" / "df-brasilia" / "index.html")
+    assert "para em Cristalina por uma seção" in back and "sem horários desta parada na fonte" in back
     index = page_text(site / "cidades" / "index.html")
     assert "Brasília" in index and "Santa Cruz de la Sierra".upper() in index
 
@@ -102,5 +108,7 @@ def test_real_export_sao_paulo_to_rio_is_one_answer_with_every_line(real_only_si
     assert [line["prefixo"] for line in answer["linhas"]] == expected
     assert answer["partidas_semana"] > 0 and answer["partidas"] == sorted(answer["partidas"], key=lambda p: p["horario"])
     assert (real_only_site / "dados" / "municipios.csv").read_text(encoding="utf-8").count("nao_resolvido") == 10
+    pages = list((real_only_site / "cidades").rglob("index.html"))
+    assert max(p.stat().st_size for p in pages) < 200_000  # hubs list destinations; each answer has its page
     brasilia = page_text(real_only_site / "cidades" / "df" / "brasilia" / "index.html")
     assert "TAGUATINGA" in brasilia and "Região administrativa do Distrito Federal" in brasilia

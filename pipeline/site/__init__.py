@@ -124,6 +124,9 @@ def section_pages(data: SiteData) -> list[tuple[str, str, dict]]:
     work = index_pages(data)
     work += [(f"{section}/{item['slug']}/", record, {record: item})
              for section, record, records in RECORD_PAGES for item in getattr(data, records)]
+    # the answer for each pair of places, without JavaScript (the form reads the same from JSON)
+    work += [(f"cidades/{c['slug']}/para/{r['outra']['slug'].replace('/', '-')}/", "cidade_para",
+              {"cidade": c, "rota": r}) for c in data.cities for r in c["destinos"]]
     return work
 
 
