@@ -413,32 +413,29 @@ def test_calculators_compute_the_decrees_worked_examples(tab):
 
     page = tab.page
     page.goto("/direitos/")
-    bag = page.locator("#calc-bagagem")
-    bag.get_by_label("Preço da passagem convencional (R$)").fill("100,00")
-    bag.get_by_label("Peso no bagageiro (kg)").fill("38")
-    bag.get_by_label("Peso no porta-embrulhos (kg)").fill("5")
-    bag.get_by_role("button", name="Calcular").click()
+
+    def submit(form_id: str, button: str, fields: dict[str, str]):  # fills fields by their labels, submits
+        form = page.locator(form_id)
+        for label, value in fields.items():
+            form.get_by_label(label).fill(value)
+        form.get_by_role("button", name=button).click()
+        return form.locator("output")
+
     expected = excess_baggage("100.00", 38, 5)
     assert expected["maximo"] == Decimal("4.00")
-    expect(bag.locator("output")).to_have_text("Excesso de 8 kg: a empresa pode cobrar no máximo R$ 4,00 (R$ 0,50 por quilo).")
-    bag.get_by_label("Preço da passagem convencional (R$)").fill("abc")
-    bag.get_by_role("button", name="Calcular").click()
-    expect(bag.locator("output")).to_contain_text("Informe o preço da passagem convencional")
-    des = page.locator("#calc-desistencia")
-    des.get_by_label("Partida").fill("2026-12-24T22:00")
-    des.get_by_label("Quando você avisa").fill("2026-12-24T16:00")
-    des.get_by_role("button", name="Verificar").click()
-    expect(des.locator("output")).to_contain_text("No prazo")
-    des.get_by_label("Quando você avisa").fill("2026-12-24T16:01")
-    des.get_by_role("button", name="Verificar").click()
-    expect(des.locator("output")).to_contain_text("Fora do prazo: o aviso devia ser feito até 24/12/2026, 16:00")
-    cri = page.locator("#calc-crianca")
-    cri.get_by_label("Idade (anos completos)").fill("5")
-    cri.get_by_role("button", name="Verificar").click()
-    expect(cri.locator("output")).to_have_text("Viaja sem pagar, no colo, sem ocupar poltrona.")
-    cri.get_by_label("Idade (anos completos)").fill("-2")
-    cri.get_by_role("button", name="Verificar").click()
-    expect(cri.locator("output")).to_contain_text("Informe a idade em anos completos")
+    fare = "Preço da passagem convencional (R$)"
+    out = submit("#calc-bagagem", "Calcular", {fare: "100,00", "Peso no bagageiro (kg)": "38",
+                                                "Peso no porta-embrulhos (kg)": "5"})
+    expect(out).to_have_text("Excesso de 8 kg: a empresa pode cobrar no máximo R$ 4,00 (R$ 0,50 por quilo).")
+    expect(submit("#calc-bagagem", "Calcular", {fare: "abc"})).to_contain_text("Informe o preço da passagem convencional")
+    out = submit("#calc-desistencia", "Verificar", {"Partida": "2026-12-24T22:00", "Quando você avisa": "2026-12-24T16:00"})
+    expect(out).to_contain_text("No prazo")
+    out = submit("#calc-desistencia", "Verificar", {"Quando você avisa": "2026-12-24T16:01"})
+    expect(out).to_contain_text("Fora do prazo: o aviso devia ser feito até 24/12/2026, 16:00")
+    out = submit("#calc-crianca", "Verificar", {"Idade (anos completos)": "5"})
+    expect(out).to_have_text("Viaja sem pagar, no colo, sem ocupar poltrona.")
+    out = submit("#calc-crianca", "Verificar", {"Idade (anos completos)": "-2"})
+    expect(out).to_contain_text("Informe a idade em anos completos")
     assert "NaN" not in page.locator("main").inner_text() and tab.console_errors == []
 
 
