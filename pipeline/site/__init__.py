@@ -7,21 +7,20 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 from pelican import signals
 from pelican.generators import Generator
 
 from .. import parallel
-from ..identifiers import slugify
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import SUMMARIES
-from . import charts, identifiers, timetable, verification
-from .cities import answers_json, index_json
+from . import charts, datafiles, timetable, verification
 from .context import SiteData
 from .filters import FILTERS
-from .indexes import index_pages, lines_by_uf, lines_json
+from .indexes import index_pages
 
 
 def label(schema, table: str, field: str, value) -> str:
@@ -136,14 +135,21 @@ class SectionsGenerator(PortalGenerator):
     split, so that no core waits while another renders them."""
 
     def generate_output(self, writer):
-        work = section_pages(self.data)
+        pages = section_pages(self.data)
+        files = [(None, None, job) for job in datafiles.jobs(self.data, partial(self.label, "tarifas", "categoria"))]
+        root = Path(self.output_path)
 
         def render(items):
             for url, template, context in items:
-                self.page(url, template, count=False, **context)
+                if template is None:  # a job of JSON files (pipeline/site/datafiles.py)
+                    for path, value in context().items():
+                        (root / path).parent.mkdir(parents=True, exist_ok=True)
+                        (root / path).write_text(_json(value), encoding="utf-8")
+                else:
+                    self.page(url, template, count=False, **context)
 
-        parallel.split(work, render, self.settings.get("PORTAL_WORKERS", 1))
-        self.counted(len(work))
+        parallel.split(pages + files, render, self.settings.get("PORTAL_WORKERS", 1))
+        self.counted(len(pages))
 
 
 class FindingsGenerator(PortalGenerator):
@@ -166,62 +172,24 @@ class LawGenerator(PortalGenerator):
         self.page("direitos/cartaz/a3/", "cartaz", artigos=articles, formato="A3")
 
 
-class CitiesDataGenerator(PortalGenerator):
-    """The JSON the pages' scripts read: the "De ... Para ..." form, ``/cidades/index.json`` (the places)
-    and one small file per pair of places, under the departure's page, with the same answer
-    (pipeline/site/cities.py); the lines' filters, one file per UF (pipeline/site/indexes.py)."""
-
-    def generate_output(self, writer):
-        out = Path(self.output_path) / "cidades"
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "index.json").write_text(_json(index_json(self.data.cities)), encoding="utf-8")
-
-        def category(value):
-            return self.label("tarifas", "categoria", value)
-
-        root = Path(self.output_path)
-        for uf, lines in lines_by_uf(self.data.lines).items():
-            target = root / "linhas" / "uf" / slugify(uf) / "linhas.json"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(_json(lines_json(lines, self.data.schema.categories)), encoding="utf-8")
-        for city in self.data.cities:
-            for path, answer in answers_json(city, category).items():
-                target = root / path
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(_json(answer), encoding="utf-8")
-
-
 def _json(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 class VerificationGenerator(PortalGenerator):
     """``/verificar/`` (art. 12): a code printed on a copy of an act leads back to its record. The codes
-    are looked up in ``/verificar/<first two hex digits>.json`` (about 40 codes a file at national scale)."""
+    are looked up in ``/verificar/<first two hex digits>.json`` (about 40 codes a file at national scale),
+    written with the pages (pipeline/site/datafiles.py)."""
 
     def generate_output(self, writer):
-        shards: dict[str, dict[str, str]] = {}
-        for section, records in (("outorgas", self.data.outorgas), ("caducidades", self.data.caducidades)):
-            for rec in records:
-                digits = verification.normalise(rec["codigo_verificacao"])
-                shards.setdefault(verification.shard(digits), {})[digits] = f"/{section}/{rec['slug']}/"
-        out = Path(self.output_path) / "verificar"
-        out.mkdir(parents=True, exist_ok=True)
-        for n in range(256):  # every shard, empty ones too: a code that matches nothing is not a 404
-            name = f"{n:02x}"
-            (out / f"{name}.json").write_text(_json(dict(sorted(shards.get(name, {}).items()))), encoding="utf-8")
         self.page("verificar/", "verificar", digitos=verification.CODE_DIGITS)
 
 
-class IdentifiersGenerator(PortalGenerator):
-    """``/busca/ids/<xx>.json`` (identifiers as typed lead to the record) and ``/404.html``, which offers the
-    search and the same lookup (pipeline/site/identifiers.py)."""
+class NotFoundGenerator(PortalGenerator):
+    """``/404.html``, which offers the search and the lookup of identifiers as typed
+    (``/busca/ids/<xx>.json``, written with the pages: pipeline/site/datafiles.py)."""
 
     def generate_output(self, writer):
-        out = Path(self.output_path) / "busca" / "ids"
-        out.mkdir(parents=True, exist_ok=True)
-        for name, keys in sorted(identifiers.shards(self.data).items()):
-            (out / f"{name}.json").write_text(_json(dict(sorted(keys.items()))), encoding="utf-8")
         context = dict(self.context, data=self.data, as_of=self.data.as_of, page_url="/404.html")
         (Path(self.output_path) / "404.html").write_text(self.get_template("404").render(context), encoding="utf-8")
         self.counted(1)
@@ -239,9 +207,8 @@ class DataGenerator(PortalGenerator):
 GENERATORS = [
     HomeGenerator,
     SectionsGenerator,
-    CitiesDataGenerator,
     VerificationGenerator,
-    IdentifiersGenerator,
+    NotFoundGenerator,
     FindingsGenerator,
     LawGenerator,
     DataGenerator,

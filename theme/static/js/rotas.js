@@ -73,7 +73,7 @@
     if (r.partidas.length) {
       out.appendChild(table("Partidas de " + de.nome + " para " + r.para.nome, ["Horário"].concat(DIAS, ["Linhas"]),
         r.partidas.map(function (p) {
-          return [p.horario].concat(p.dias.map(function (on) { return on ? "●" : "·"; }), [p.linhas.join(", ")]);
+          return [p.horario].concat(p.dias.map(function (on) { return on ? "✓" : ""; }), [p.linhas.join(", ")]);
         })));
     }
     var fares = [];

@@ -1,0 +1,39 @@
+"""The JSON files the pages' scripts read, as jobs the page stage splits over its workers with the pages:
+the "De ... Para ..." form's places and answers (pipeline/site/cities.py), the lines' filters
+(pipeline/site/indexes.py), the verification codes of art. 12 (pipeline/site/verification.py) and the
+identifiers as typed (pipeline/site/identifiers.py). Each job returns ``{path under the site: value}``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from ..identifiers import slugify
+from . import identifiers, verification
+from .cities import answers_json, index_json
+from .indexes import lines_by_uf, lines_json
+
+
+def verification_shards(data) -> dict[str, dict]:
+    """``verificar/<xx>.json`` for every two hex digits, empty ones too: a code that matches nothing is
+    not a 404."""
+    shards: dict[str, dict[str, str]] = {}
+    for section, records in (("outorgas", data.outorgas), ("caducidades", data.caducidades)):
+        for rec in records:
+            digits = verification.normalise(rec["codigo_verificacao"])
+            shards.setdefault(verification.shard(digits), {})[digits] = f"/{section}/{rec['slug']}/"
+    return {f"verificar/{n:02x}.json": dict(sorted(shards.get(f"{n:02x}", {}).items())) for n in range(256)}
+
+
+def identifier_shards(data) -> dict[str, dict]:
+    return {f"busca/ids/{name}.json": dict(sorted(keys.items())) for name, keys in identifiers.shards(data).items()}
+
+
+def jobs(data, category: Callable[[str], str]) -> list[Callable[[], dict[str, object]]]:
+    """The jobs; ``category`` gives a service category's pt-BR label."""
+    out = [lambda: {"cidades/index.json": index_json(data.cities)},
+           partial(verification_shards, data), partial(identifier_shards, data)]
+    out += [lambda uf=uf, lines=lines: {f"linhas/uf/{slugify(uf)}/linhas.json": lines_json(lines, data.schema.categories)}
+            for uf, lines in lines_by_uf(data.lines).items()]
+    out += [partial(answers_json, city, category) for city in data.cities]
+    return out
