@@ -503,3 +503,21 @@ def test_the_404_page_offers_search(tab):
     page.get_by_label("Buscar linha, cidade, transportadora ou ato").fill("12014000")
     page.get_by_role("button", name="Buscar").click()
     expect(page.locator("#registro-exato a")).to_have_attribute("href", "/linhas/12-0140-00/")
+
+
+def test_de_para_and_filters_work_under_a_sub_path(browser, subpath_url):
+    tab = _open(browser, subpath_url)
+    page = tab.page
+    try:
+        page.goto("/portal/")
+        page.get_by_label("De", exact=True).fill("brasilia")
+        page.get_by_label("Para", exact=True).fill("Caldas Novas")
+        page.get_by_role("button", name="Ver linhas e horários").click()
+        answer = page.locator("#resposta")
+        expect(answer.locator("h2")).to_have_text("De Brasília (DF) para Caldas Novas (GO)")
+        expect(answer.get_by_role("link", name="12-0140-00").first).to_have_attribute("href", "/portal/linhas/12-0140-00/")
+        page.goto("/portal/linhas/?uf=DF")
+        expect(page.locator("#resultado-filtros tbody a").first).to_have_attribute("href", "/portal/linhas/12-0140-00/")
+        assert tab.console_errors == []
+    finally:
+        page.context.close()
