@@ -275,3 +275,22 @@ def test_clause_links_go_to_the_clause_anchor():
     assert clausula_url("78-V-a") == "/decreto/#art-78-inc-v-al-a"
     assert clausula_url("78-II") == "/decreto/#art-78-inc-ii"
     assert clausula_url("bogus") == "/decreto/"
+
+
+def test_long_infraction_lists_are_collapsed_with_their_full_count(sample_site):
+    import re as _re
+
+    from bs4 import BeautifulSoup as _Soup
+
+    seen = 0
+    for page in sorted((sample_site / "transportadoras").glob("*/index.html")):
+        summary = _Soup(page.read_text(encoding="utf-8"), "html.parser").find(
+            "summary", string=_re.compile("^Autos mais recentes"))
+        if summary is None:
+            continue
+        shown, total = (int(n.replace(".", "")) for n in _re.findall(r"[\d.]+", summary.get_text()))
+        rows = summary.parent.select("tbody tr")
+        assert len(rows) == shown <= total
+        assert summary.parent.has_attr("open") == (shown <= 10), page  # collapsed past a screenful
+        seen += shown > 10
+    assert seen, "the sample has a carrier with more than a screenful of notices"
