@@ -112,3 +112,12 @@ def test_real_export_sao_paulo_to_rio_is_one_answer_with_every_line(real_only_si
     assert max(p.stat().st_size for p in pages) < 200_000  # hubs list destinations; each answer has its page
     brasilia = page_text(real_only_site / "cidades" / "df" / "brasilia" / "index.html")
     assert "TAGUATINGA" in brasilia and "Região administrativa do Distrito Federal" in brasilia
+
+
+def test_identifier_keys_are_the_folded_text_without_spaces():
+    from pipeline.site.identifiers import key
+
+    assert key("Portaria DTR nº 45/2001") == "PORTARIADTRNO452001"
+    assert key("12-0140-00") == key("12014000") == "12014000"
+    assert key("04.192.453/0001-18") == "04192453000118"
+    assert key("out-000054") == "OUT000054"

@@ -5,15 +5,13 @@ in ``/busca/ids/<first two characters>.json``, which the search page and the 404
 
 from __future__ import annotations
 
-import re
-import unicodedata
+from ..places import fold
 
 
 def key(typed: str) -> str:
-    """``Portaria DTR nº 45/2001`` -> ``PORTARIADTRNO452001``; ``12-0140-00`` -> ``12014000``."""
-    text = unicodedata.normalize("NFKD", typed or "")
-    text = "".join(c for c in text if not unicodedata.combining(c)).upper()
-    return re.sub(r"[^A-Z0-9]+", "", text)
+    """``Portaria DTR nº 45/2001`` -> ``PORTARIADTRNO452001``; ``12-0140-00`` -> ``12014000``: the
+    folded text (accents, case and punctuation dropped, as place names are matched) without spaces."""
+    return fold(typed).replace(" ", "")
 
 
 def shards(data) -> dict[str, dict[str, list[str]]]:
