@@ -41,7 +41,7 @@ def cell(value, field_type: str):
     return value
 
 
-def _csv_text(value, field_type: str) -> str:
+def csv_text(value, field_type: str) -> str:
     v = cell(value, field_type)
     if v is None:
         return ""
@@ -67,7 +67,7 @@ def write_csv(df: pd.DataFrame, resource: dict, path: Path) -> None:
         w = csv.writer(fh, lineterminator="\r\n")  # RFC 4180: CR and LF inside a cell get quoted
         w.writerow([n for n, _ in fields])
         for part in chunks(df):
-            w.writerows(zip(*(once_per_value(lambda v, t=t: _csv_text(v, t), part[n].tolist()) for n, t in fields)))
+            w.writerows(zip(*(once_per_value(lambda v, t=t: csv_text(v, t), part[n].tolist()) for n, t in fields)))
 
 
 def write_json(df: pd.DataFrame, resource: dict, path: Path) -> None:

@@ -27,6 +27,11 @@ def collation_key(text: str):
     return _collator().sort_key(text or "")
 
 
+def ligacao(line: dict) -> str:
+    """``SAO PAULO (SP) → RIO DE JANEIRO (RJ)``: a line's terminals, as the JSON files give them."""
+    return f"{line['origem_municipio']} ({line['origem_uf']}) → {line['destino_municipio']} ({line['destino_uf']})"
+
+
 def _place_record(place: Place) -> Record:
     return Record(place=place, chave=place.chave, slug=place.chave, nome=place.nome, uf=place.uf,
                   codigo_ibge=place.codigo_ibge, resolucao=place.resolucao, motivo=place.motivo,
@@ -136,8 +141,7 @@ def answers_json(rec: Record, label) -> dict[str, dict]:
         "partidas_semana": r["partidas_semana"],
         "linhas": [
             {"prefixo": i["linha"]["prefixo"], "url": f"/linhas/{i['linha']['slug']}/",
-             "ligacao": f"{i['linha']['origem_municipio']} ({i['linha']['origem_uf']}) → "
-                        f"{i['linha']['destino_municipio']} ({i['linha']['destino_uf']})",
+             "ligacao": ligacao(i["linha"]),
              "por_secao": i["sentido"] is None, "partidas_semana": i["partidas_semana"],
              "transportadoras": [{"nome": c["razao_social"], "url": f"/transportadoras/{c['slug']}/"}
                                  for c in i["transportadoras"]],

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 
 import pandas as pd
 
@@ -19,6 +20,7 @@ from ..validate import Report
 from . import verification
 from .cities import arrange_cities, collation_key
 from .coverage import Coverage
+from .indexes import lines_by_uf
 from .record import Record
 
 RECENT_INFRACTIONS = 50  # infraction notices listed on a carrier or line page; the rest are in /dados/
@@ -47,6 +49,7 @@ class SiteData:
     outorgas: list[dict] = field(default_factory=list)
     caducidades: list[dict] = field(default_factory=list)
     cities: list[dict] = field(default_factory=list)
+    carriers_by_cnpj: dict[str, dict] = field(default_factory=dict)
     findings: list[dict] = field(default_factory=list)
     counts: dict[str, int | None] = field(default_factory=dict)  # None: no source covers the table
     coverage: Coverage | None = None
@@ -61,6 +64,12 @@ class SiteData:
                    unchecked=derived.unchecked, completeness=derived.completeness)
         data._arrange()
         return data
+
+    @cached_property
+    def lines_by_uf(self) -> dict[str, list[dict]]:
+        """Each UF with the lines that start or end there, in pt-BR order (pipeline/site/indexes.py):
+        the index pages and the filters' JSON both read it."""
+        return lines_by_uf(self.lines)
 
     @property
     def fictional(self) -> bool:
@@ -121,8 +130,6 @@ class SiteData:
         for cnpj, prefixo in sorted(operates):
             carriers[cnpj]["linhas"].append(lines[prefixo])
             lines[prefixo]["transportadoras"].append(carriers[cnpj])
-        for line in lines.values():  # a line's infractions may name a carrier that no longer operates it
-            line["transportadoras_por_cnpj"] = carriers
         caducidades = {}
         for r in _records(t["caducidades"]):
             c = Record(
@@ -162,6 +169,7 @@ class SiteData:
             carriers[r["transportadora_cnpj"]]["promocoes"].append(p)
         self._arrange_infractions(carriers, lines)
         findings = self._arrange_findings(carriers, lines, outorgas, caducidades, promos)
+        self.carriers_by_cnpj = carriers  # a line's infractions may name a carrier that no longer operates it
         self.carriers = sorted(carriers.values(), key=lambda c: (collation_key(c["razao_social"]), c["cnpj"]))
         self.lines = sorted(lines.values(), key=lambda x: x["prefixo"])
         self.outorgas = sorted(outorgas.values(), key=lambda o: o["id"])

@@ -11,7 +11,7 @@ from functools import partial
 from ..identifiers import slugify
 from . import identifiers, verification
 from .cities import answers_json, index_json
-from .indexes import lines_by_uf, lines_json
+from .indexes import lines_json
 
 
 def verification_shards(data) -> dict[str, dict]:
@@ -34,6 +34,6 @@ def jobs(data, category: Callable[[str], str]) -> list[Callable[[], dict[str, ob
     out = [lambda: {"cidades/index.json": index_json(data.cities)},
            partial(verification_shards, data), partial(identifier_shards, data)]
     out += [lambda uf=uf, lines=lines: {f"linhas/uf/{slugify(uf)}/linhas.json": lines_json(lines, data.schema.categories)}
-            for uf, lines in lines_by_uf(data.lines).items()]
+            for uf, lines in data.lines_by_uf.items()]
     out += [partial(answers_json, city, category) for city in data.cities]
     return out

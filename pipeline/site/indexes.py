@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..identifiers import slugify
-from .cities import collation_key
+from .cities import collation_key, ligacao
 
 PAGE_ROWS = 200  # rows of an index page: about 60 KB of HTML for the widest table
 
@@ -69,16 +69,14 @@ def lines_json(lines: list[dict], categories: list[str]) -> list[list]:
     """The rows the lines' filters read (one file per UF), compact: ``[prefixo, slug, ligação, âmbito,
     [positions of its categories in ``categories``], [carriers' CNPJs]]``; the labels are the form's."""
     position = {c: k for k, c in enumerate(categories)}
-    return [[x["prefixo"], x["slug"],
-             f"{x['origem_municipio']} ({x['origem_uf']}) → {x['destino_municipio']} ({x['destino_uf']})",
-             x["ambito"], [position[c] for c in line_categories(x) if c in position],
+    return [[x["prefixo"], x["slug"], ligacao(x), x["ambito"], [position[c] for c in line_categories(x) if c in position],
              [c["cnpj"] for c in x["transportadoras"]]]
             for x in lines]
 
 
 def index_pages(data) -> list[tuple[str, str, dict]]:
     """Every index page of the sections: ``(url, template, context)``."""
-    by_uf = lines_by_uf(data.lines)
+    by_uf = data.lines_by_uf
     pages = [("linhas/", "linhas", {"ufs": [(uf, len(items), f"/linhas/uf/{slugify(uf)}/")
                                             for uf, items in by_uf.items()]})]
     for uf, items in by_uf.items():

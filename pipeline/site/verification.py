@@ -13,7 +13,7 @@ import csv
 import hashlib
 import io
 
-from ..publish.tabular import _csv_text
+from ..publish.tabular import csv_text
 
 CODE_DIGITS = 12
 
@@ -21,7 +21,7 @@ CODE_DIGITS = 12
 def csv_line(values: list, types: list[str]) -> str:
     """The record's line in the published CSV, without its line break."""
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="\r\n").writerow([_csv_text(v, t) for v, t in zip(values, types)])
+    csv.writer(buf, lineterminator="\r\n").writerow([csv_text(v, t) for v, t in zip(values, types)])
     return buf.getvalue()[:-2]
 
 
