@@ -55,13 +55,13 @@ def _documents(site):
             texto=" ".join(filter(None, [ln["descricao"], ln["itinerario"], ln["ambito"]]
                                   + [c["razao_social"] for c in ln["transportadoras"]])),
             uf=f"{ln['origem_uf']},{ln['destino_uf']}", municipio=f"{ln['origem_municipio']} {ln['destino_municipio']}",
-            prefixo=ln["prefixo"].lower(), url=f"/linhas/{ln['slug']}/",
+            prefixo=ln["prefixo"].lower(), url=ln["url"],
         )
     for c in site.carriers:
         yield dict(
             tipo="transportadora", chave=c["cnpj"], titulo=f"{c['razao_social']} ({format_cnpj(c['cnpj'])})",
             texto=" ".join(filter(None, [c["nome_fantasia"], c["municipio"]])), uf=c["uf"],
-            municipio=c["municipio"] or "", cnpj=c["cnpj"], url=f"/transportadoras/{c['slug']}/",
+            municipio=c["municipio"] or "", cnpj=c["cnpj"], url=c["url"],
         )
     for o in site.outorgas:
         yield dict(

@@ -14,10 +14,11 @@ from pelican import signals
 from pelican.generators import Generator
 
 from .. import parallel
+from ..identifiers import slugify
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import SUMMARIES
-from . import charts, datafiles, timetable, verification
+from . import charts, datafiles, timetable, urls, verification
 from .context import SiteData
 from .filters import FILTERS
 from .indexes import index_pages
@@ -51,6 +52,9 @@ def template_globals(data: SiteData) -> dict:
         "revogacao": REVOCATION,
         "notas_editoriais": EDITORIAL_NOTES,
         "dias_da_semana": data.schema["horarios"].fields_in_group("dia_da_semana"),
+        # links to records the template has only by key, and to the answer for a pair of places
+        "url_de": lambda kind, key: urls.url(kind, slug=slugify(key)),
+        "url_par": urls.pair,
     }
 
 
@@ -105,27 +109,26 @@ class HomeGenerator(PortalGenerator):
         self.page("", "index")
 
 
-# The record sections: URL segment (and the index's template), the record's template (and its name inside
-# it), and the SiteData list of the records. Each has an index at ``/<section>/`` and a page per record at
-# ``/<section>/<slug>/`` (contract URLs).
+# The kinds of record with a page of their own (pipeline/site/urls.py; the kind is also the template's name
+# and the record's name inside it) and the SiteData list of the records.
 RECORD_PAGES = [
-    ("linhas", "linha", "lines"),
-    ("transportadoras", "transportadora", "carriers"),
-    ("outorgas", "outorga", "outorgas"),
-    ("caducidades", "caducidade", "caducidades"),
-    ("cidades", "cidade", "cities"),  # slug "<uf>/<municipio>" (pipeline/places)
+    ("linha", "lines"),
+    ("transportadora", "carriers"),
+    ("outorga", "outorgas"),
+    ("caducidade", "caducidades"),
+    ("cidade", "cities"),  # slug "<uf>/<municipio>" (pipeline/places)
 ]
 
 
 def section_pages(data: SiteData) -> list[tuple[str, str, dict]]:
-    """Every page of the record sections as ``(url, template, context)``: the indexes (split by UF or
-    paged, pipeline/site/indexes.py), then each record's page."""
+    """Every page of the record sections as ``(path, template, context)``: the indexes (split by UF or
+    paged, pipeline/site/indexes.py), then each record's page, at its kind's URL (pipeline/site/urls.py)."""
     work = index_pages(data)
-    work += [(f"{section}/{item['slug']}/", record, {record: item})
-             for section, record, records in RECORD_PAGES for item in getattr(data, records)]
+    work += [(urls.path(kind, slug=item["slug"]), kind, {kind: item})
+             for kind, records in RECORD_PAGES for item in getattr(data, records)]
     # the answer for each pair of places, without JavaScript (the form reads the same from JSON)
-    work += [(f"cidades/{c['slug']}/para/{r['outra']['slug'].replace('/', '-')}/", "cidade_para",
-              {"cidade": c, "rota": r}) for c in data.cities for r in c["destinos"]]
+    work += [(urls.pair_path(c, r["outra"]), "cidade_para", {"cidade": c, "rota": r})
+             for c in data.cities for r in c["destinos"]]
     return work
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..places import BY_ALIAS, Place, fold, resolve
+from . import urls
 from .record import Record
 
 
@@ -33,7 +34,8 @@ def ligacao(line: dict) -> str:
 
 
 def _place_record(place: Place) -> Record:
-    return Record(place=place, chave=place.chave, slug=place.chave, nome=place.nome, uf=place.uf,
+    return Record(place=place, chave=place.chave, slug=place.chave, url=urls.url("cidade", slug=place.chave),
+                  nome=place.nome, uf=place.uf,
                   codigo_ibge=place.codigo_ibge, resolucao=place.resolucao, motivo=place.motivo,
                   grafias=set(), linhas=set(), destinos={}, busca=fold(place.nome))
 
@@ -115,7 +117,7 @@ def _answer(here: Place, answer: Record, weekdays: list[str]) -> Record:
 
 
 def _place_json(rec: Record) -> dict:
-    return {"nome": rec["nome"], "uf": rec["uf"], "chave": rec["chave"], "url": f"/cidades/{rec['chave']}/"}
+    return {"nome": rec["nome"], "uf": rec["uf"], "chave": rec["chave"], "url": rec["url"]}
 
 
 def index_json(cities: list[Record]) -> list[dict]:
@@ -129,7 +131,7 @@ def index_json(cities: list[Record]) -> list[dict]:
 
 def answer_file(frm: Record, to: Record) -> str:
     """Where the answer for ``frm`` -> ``to`` is: ``cidades/<uf>/<municipio>/para/<uf>-<municipio>.json``."""
-    return f"cidades/{frm['chave']}/para/{to['chave'].replace('/', '-')}.json"
+    return urls.pair_path(frm, to).rstrip("/") + ".json"
 
 
 def answers_json(rec: Record, label) -> dict[str, dict]:
@@ -140,10 +142,10 @@ def answers_json(rec: Record, label) -> dict[str, dict]:
         "para": _place_json(r["outra"]),
         "partidas_semana": r["partidas_semana"],
         "linhas": [
-            {"prefixo": i["linha"]["prefixo"], "url": f"/linhas/{i['linha']['slug']}/",
+            {"prefixo": i["linha"]["prefixo"], "url": i["linha"]["url"],
              "ligacao": ligacao(i["linha"]),
              "por_secao": i["sentido"] is None, "partidas_semana": i["partidas_semana"],
-             "transportadoras": [{"nome": c["razao_social"], "url": f"/transportadoras/{c['slug']}/"}
+             "transportadoras": [{"nome": c["razao_social"], "url": c["url"]}
                                  for c in i["transportadoras"]],
              "tarifas": [{"categoria": label(f["categoria"]), "trecho": f"{f['origem']} – {f['destino']}",
                           "valor": f["valor"]} for f in i["tarifas"]]}

@@ -17,13 +17,19 @@ from ..legal import DECREE_PUBLICATION
 from ..read.provenance import Source
 from ..schema import Schema
 from ..validate import Report
-from . import verification
+from . import urls, verification
 from .cities import arrange_cities, collation_key
 from .coverage import Coverage
 from .indexes import lines_by_uf
 from .record import Record
 
 RECENT_INFRACTIONS = 50  # infraction notices listed on a carrier or line page; the rest are in /dados/
+
+
+def _linked(row: dict, kind: str, key: str, **more) -> Record:
+    """A record of a kind with its own page: its ``slug`` and its ``url`` (pipeline/site/urls.py)."""
+    slug = slugify(key)
+    return Record(row, slug=slug, url=urls.url(kind, slug=slug), **more)
 
 
 def _records(df: pd.DataFrame) -> list[Record]:
@@ -92,81 +98,38 @@ class SiteData:
 
     def _arrange(self) -> None:
         t = self.tables
-        carriers = {r["cnpj"]: Record(r, slug=slugify(r["cnpj"])) for r in _records(t["transportadoras"])}
-        lines = {r["prefixo"]: Record(r, slug=slugify(r["prefixo"])) for r in _records(t["linhas"])}
+        carriers = {r["cnpj"]: _linked(r, "transportadora", r["cnpj"]) for r in _records(t["transportadoras"])}
+        lines = {r["prefixo"]: _linked(r, "linha", r["prefixo"]) for r in _records(t["linhas"])}
         for d in list(carriers.values()) + list(lines.values()):
-            d.update(
-                outorgas=[],
-                promocoes=[],
-                tarifas=[],
-                caducidades=[],
-                achados=[],
-                infracoes=[],
-                horarios=[],
-                secoes=[],
-                infracoes_por_grupo={},
-                infracoes_total=0,
-                linhas=[],
-                transportadoras=[],
-                conflitos=[],
-            )
-        outorgas = {}
-        for r in _records(t["outorgas"]):
-            o = Record(
-                r,
-                slug=slugify(r["id"]),
-                caducidades=[],
-                achados=[],
-                conflitos=[],
-                transportadora=carriers.get(r["transportadora_cnpj"]),
-                linha=lines.get(r["linha_prefixo"]),
-            )
-            outorgas[r["id"]] = o
-            carriers[r["transportadora_cnpj"]]["outorgas"].append(o)
-            if o["linha"]:
-                o["linha"]["outorgas"].append(o)
+            d.update(achados=[], infracoes=[], infracoes_por_grupo={}, infracoes_total=0, linhas=[],
+                     transportadoras=[], conflitos=[])
+        outorgas = {r["id"]: _linked(r, "outorga", r["id"], achados=[], conflitos=[]) for r in _records(t["outorgas"])}
+        caducidades = {r["ato"]: _linked(r, "caducidade", r["ato"], achados=[], conflitos=[])
+                       for r in _records(t["caducidades"])}
+        horarios = self.schema["horarios"]
+        days = [(f["name"], f["title"][:3].lower()) for f in horarios.fields_in_group("dia_da_semana")]
+        months = [(f["name"], f["title"].lower()) for f in horarios.fields_in_group("mes")]
+        rows = {
+            "outorgas": list(outorgas.values()),
+            "caducidades": list(caducidades.values()),
+            "tarifas": _records(t["tarifas"]),
+            "secoes": _records(t["secoes"]),
+            "horarios": [Record(r, dias=[short for day, short in days if r[day]],
+                                meses=[name for m, name in months if r[m]], todos_os_dias=len(days),
+                                todos_os_meses=len(months)) for r in _records(t["horarios"])],
+            "tarifas_promocionais": [Record(r, achados=[]) for r in _records(t["tarifas_promocionais"])],
+        }
+        # the related records, through the schema's foreign keys (the infractions, half a million at
+        # national scale, are counted and cut per page by _arrange_infractions instead)
+        parents = {"transportadoras": carriers, "linhas": lines, "outorgas": outorgas}
+        for table, records in rows.items():
+            self._link(table, records, parents)
         operates = {(o["transportadora_cnpj"], o["linha_prefixo"]) for o in outorgas.values() if o["linha"]}
         operates |= set(zip(t["horarios"]["transportadora_cnpj"], t["horarios"]["linha_prefixo"]))
         for cnpj, prefixo in sorted(operates):
             carriers[cnpj]["linhas"].append(lines[prefixo])
             lines[prefixo]["transportadoras"].append(carriers[cnpj])
-        caducidades = {}
-        for r in _records(t["caducidades"]):
-            c = Record(
-                r,
-                slug=slugify(r["ato"]),
-                achados=[],
-                conflitos=[],
-                outorga=outorgas.get(r["outorga_id"]),
-                transportadora=carriers.get(r["transportadora_cnpj"]),
-            )
-            caducidades[r["ato"]] = c
-            carriers[r["transportadora_cnpj"]]["caducidades"].append(c)
-            outorgas[r["outorga_id"]]["caducidades"].append(c)
-        for r in _records(t["tarifas"]):
-            lines[r["linha_prefixo"]]["tarifas"].append(r)
-        for r in _records(t["secoes"]):
-            lines[r["linha_prefixo"]]["secoes"].append(r)
-        horarios = self.schema["horarios"]
-        days = [(f["name"], f["title"][:3].lower()) for f in horarios.fields_in_group("dia_da_semana")]
-        months = [(f["name"], f["title"].lower()) for f in horarios.fields_in_group("mes")]
-        for r in _records(t["horarios"]):
-            lines[r["linha_prefixo"]]["horarios"].append(
-                Record(r, transportadora=carriers[r["transportadora_cnpj"]],
-                     dias=[short for day, short in days if r[day]],
-                     meses=[name for m, name in months if r[m]], todos_os_dias=len(days), todos_os_meses=len(months))
-            )
-        promos = {}
-        for r in _records(t["tarifas_promocionais"]):
-            p = Record(
-                r,
-                achados=[],
-                transportadora=carriers.get(r["transportadora_cnpj"]),
-                linha=lines.get(r["linha_prefixo"]),
-            )
-            promos[r["protocolo"]] = p
-            lines[r["linha_prefixo"]]["promocoes"].append(p)
-            carriers[r["transportadora_cnpj"]]["promocoes"].append(p)
+        promos = {p["protocolo"]: p for p in rows["tarifas_promocionais"]}
         self._arrange_infractions(carriers, lines)
         findings = self._arrange_findings(carriers, lines, outorgas, caducidades, promos)
         self.carriers_by_cnpj = carriers  # a line's infractions may name a carrier that no longer operates it
@@ -193,6 +156,28 @@ class SiteData:
         }
         self.counts = {k: (n if self.covered(table) else None) for k, (table, n) in counts.items()}
         self.counts["achados"] = len(findings)
+
+    def _link(self, table: str, records: list[Record], parents: dict[str, dict]) -> None:
+        """Each foreign key of ``table`` whose field is named ``<record>_<referenced field>``
+        (``transportadora_cnpj`` -> ``transportadoras.cnpj``) gives each of ``records`` the record it
+        refers to (``outorga.transportadora``; None where the key is empty, as an outorga without a line)
+        and that record the list of them under the table's name (``transportadora.outorgas``)."""
+        for fk in self.schema[table].foreign_keys:
+            ref = fk["reference"]["resource"]
+            field = fk["fields"] if isinstance(fk["fields"], str) else fk["fields"][0]
+            ref_field = fk["reference"]["fields"]
+            ref_field = ref_field if isinstance(ref_field, str) else ref_field[0]
+            name = field.removesuffix("_" + ref_field)
+            if ref not in parents or name == field:  # enquadramento: a code of the law, no page of its own
+                continue
+            index = parents[ref]
+            for parent in index.values():
+                parent.setdefault(table, [])
+            for rec in records:
+                parent = index.get(rec[field]) if rec[field] else None
+                rec[name] = parent
+                if parent is not None:
+                    parent[table].append(rec)
 
     def _verification_codes(self, tables: dict[str, dict]) -> None:
         """Art. 12: each act's ``codigo_verificacao``, from its line of the published CSV

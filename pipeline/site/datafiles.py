@@ -9,7 +9,7 @@ from collections.abc import Callable
 from functools import partial
 
 from ..identifiers import slugify
-from . import identifiers, verification
+from . import identifiers, urls, verification
 from .cities import answers_json, index_json
 from .indexes import lines_json
 
@@ -18,10 +18,9 @@ def verification_shards(data) -> dict[str, dict]:
     """``verificar/<xx>.json`` for every two hex digits, empty ones too: a code that matches nothing is
     not a 404."""
     shards: dict[str, dict[str, str]] = {}
-    for section, records in (("outorgas", data.outorgas), ("caducidades", data.caducidades)):
-        for rec in records:
-            digits = verification.normalise(rec["codigo_verificacao"])
-            shards.setdefault(verification.shard(digits), {})[digits] = f"/{section}/{rec['slug']}/"
+    for rec in data.outorgas + data.caducidades:
+        digits = verification.normalise(rec["codigo_verificacao"])
+        shards.setdefault(verification.shard(digits), {})[digits] = rec["url"]
     return {f"verificar/{n:02x}.json": dict(sorted(shards.get(f"{n:02x}", {}).items())) for n in range(256)}
 
 
@@ -33,7 +32,7 @@ def jobs(data, category: Callable[[str], str]) -> list[Callable[[], dict[str, ob
     """The jobs; ``category`` gives a service category's pt-BR label."""
     out = [lambda: {"cidades/index.json": index_json(data.cities)},
            partial(verification_shards, data), partial(identifier_shards, data)]
-    out += [lambda uf=uf, lines=lines: {f"linhas/uf/{slugify(uf)}/linhas.json": lines_json(lines, data.schema.categories)}
+    out += [lambda uf=uf, lines=lines: {urls.path("linhas_uf", slug=slugify(uf)) + "linhas.json": lines_json(lines, data.schema.categories)}
             for uf, lines in data.lines_by_uf.items()]
     out += [partial(answers_json, city, category) for city in data.cities]
     return out

@@ -17,10 +17,10 @@ def key(typed: str) -> str:
 def shards(data) -> dict[str, dict[str, list[str]]]:
     """``{first two characters: {key: [url, label]}}`` for lines, carriers, outorgas and caducidades."""
     out: dict[str, dict[str, list[str]]] = {}
-    entries = [(x["prefixo"], f"/linhas/{x['slug']}/", f"Linha {x['prefixo']}") for x in data.lines]
-    entries += [(x["cnpj"], f"/transportadoras/{x['slug']}/", x["razao_social"]) for x in data.carriers]
-    entries += [(x["id"], f"/outorgas/{x['slug']}/", f"Outorga {x['id']}") for x in data.outorgas]
-    entries += [(x["ato"], f"/caducidades/{x['slug']}/", f"Caducidade: {x['ato']}") for x in data.caducidades]
+    entries = [(x["prefixo"], x["url"], f"Linha {x['prefixo']}") for x in data.lines]
+    entries += [(x["cnpj"], x["url"], x["razao_social"]) for x in data.carriers]
+    entries += [(x["id"], x["url"], f"Outorga {x['id']}") for x in data.outorgas]
+    entries += [(x["ato"], x["url"], f"Caducidade: {x['ato']}") for x in data.caducidades]
     for ident, url, label in entries:
         k = key(ident)
         if len(k) >= 2:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..identifiers import slugify
+from . import urls
 from .cities import collation_key, ligacao
 
 PAGE_ROWS = 200  # rows of an index page: about 60 KB of HTML for the widest table
@@ -66,10 +67,10 @@ def line_categories(line: dict) -> list[str]:
 
 
 def lines_json(lines: list[dict], categories: list[str]) -> list[list]:
-    """The rows the lines' filters read (one file per UF), compact: ``[prefixo, slug, ligação, âmbito,
+    """The rows the lines' filters read (one file per UF), compact: ``[prefixo, url, ligação, âmbito,
     [positions of its categories in ``categories``], [carriers' CNPJs]]``; the labels are the form's."""
     position = {c: k for k, c in enumerate(categories)}
-    return [[x["prefixo"], x["slug"], ligacao(x), x["ambito"], [position[c] for c in line_categories(x) if c in position],
+    return [[x["prefixo"], x["url"], ligacao(x), x["ambito"], [position[c] for c in line_categories(x) if c in position],
              [c["cnpj"] for c in x["transportadoras"]]]
             for x in lines]
 
@@ -77,10 +78,11 @@ def lines_json(lines: list[dict], categories: list[str]) -> list[list]:
 def index_pages(data) -> list[tuple[str, str, dict]]:
     """Every index page of the sections: ``(url, template, context)``."""
     by_uf = data.lines_by_uf
-    pages = [("linhas/", "linhas", {"ufs": [(uf, len(items), f"/linhas/uf/{slugify(uf)}/")
+    pages = [("linhas/", "linhas", {"ufs": [(uf, len(items), urls.url("linhas_uf", slug=slugify(uf)))
                                             for uf, items in by_uf.items()]})]
     for uf, items in by_uf.items():
-        pages += [(url, "linhas_uf", {"uf": uf, "pagina": page}) for url, page in paged(f"linhas/uf/{slugify(uf)}/", items)]
+        pages += [(url, "linhas_uf", {"uf": uf, "pagina": page})
+                  for url, page in paged(urls.path("linhas_uf", slug=slugify(uf)), items)]
     pages += [(url, "transportadoras", {"pagina": page}) for url, page in paged("transportadoras/", data.carriers)]
     pages += [(url, "outorgas", {"pagina": page}) for url, page in paged("outorgas/", data.outorgas)]
     pages += [("caducidades/", "caducidades", {}), ("cidades/", "cidades", {})]

@@ -26,7 +26,7 @@
         if (!resp.ok) { throw new Error(resp.status); }
         return resp.json();
       }).then(function (rows) {
-        // [prefixo, slug, ligação, âmbito, [category positions in the form's list], [CNPJs]]
+        // [prefixo, url, ligação, âmbito, [category positions in the form's list], [CNPJs]]
         var categories = Array.prototype.map.call(form.elements.categoria.options, function (o) { return o.value; }).slice(1);
         var scopes = {};
         Array.prototype.forEach.call(form.elements.ambito.options, function (o) { scopes[o.value] = o.textContent; });
@@ -48,7 +48,7 @@
         var body = table.appendChild(el("tbody"));
         hits.slice(0, MAX_ROWS).forEach(function (r) {
           var tr = body.appendChild(el("tr"));
-          tr.appendChild(el("th", null, { scope: "row" })).appendChild(el("a", r[0], { href: base + "/linhas/" + r[1] + "/" }));
+          tr.appendChild(el("th", null, { scope: "row" })).appendChild(el("a", r[0], { href: base + r[1] }));
           tr.appendChild(el("td", r[2]));
           tr.appendChild(el("td", scopes[r[3]] || r[3]));
           tr.appendChild(el("td", r[5].length.toLocaleString("pt-BR")));

@@ -1,0 +1,61 @@
+"""Every record page's URL, declared once, as Pelican declares ``ARTICLE_URL`` and ``PAGE_URL``: the
+generators write each page at its kind's pattern, each record carries its ``url`` (set once by
+:class:`~pipeline.site.context.SiteData`), the JSON files and the Whoosh index copy that ``url``, and the
+templates link to ``record.url``; none of them spells a path. The patterns are the data contract's
+URLs (``../shared/spec/data-contract.md``); slugs are validated (pipeline/validate/checks.py, ``slug``).
+
+Whether a kind is in the browser search index (its template marks ``<main data-pagefind-body>``) is
+declared here too, with the glob that makes Pagefind read those pages only (pipeline/index/pagefind.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Kind:
+    pattern: str  # the path under the site, from the record's parts: "linhas/{slug}/"
+    glob: str | None = None  # the pages' files, for Pagefind, when the kind is searched in the browser
+
+
+KINDS: dict[str, Kind] = {
+    "linha": Kind("linhas/{slug}/", glob="linhas/*/index.html"),
+    "transportadora": Kind("transportadoras/{slug}/", glob="transportadoras/*/index.html"),
+    # not searched as pages: found by number through /busca/ids/ and listed on the line's page
+    "outorga": Kind("outorgas/{slug}/"),
+    "caducidade": Kind("caducidades/{slug}/", glob="caducidades/*/index.html"),
+    "cidade": Kind("cidades/{slug}/", glob="cidades/*/*/index.html"),  # slug "<uf>/<municipio>"
+    # the answer for a pair of places; "para" is the other place's slug with "-" for "/"
+    "cidade_para": Kind("cidades/{slug}/para/{para}/"),
+    "linhas_uf": Kind("linhas/uf/{slug}/"),
+}
+
+# pages of content/ and of the law (decreto, direitos, sobre, metodologia): one level under the root
+TOP_LEVEL_GLOB = "*/index.html"
+
+
+def path(kind: str, **parts: str) -> str:
+    """``path("linha", slug="12-0140-00")`` -> ``linhas/12-0140-00/`` (where the page is written)."""
+    return KINDS[kind].pattern.format(**parts)
+
+
+def url(kind: str, **parts: str) -> str:
+    """``url("linha", slug="12-0140-00")`` -> ``/linhas/12-0140-00/`` (the link; pipeline/site/links.py
+    puts a sub-path in front when the site is served under one)."""
+    return "/" + path(kind, **parts)
+
+
+def pair_path(city: dict, other: dict) -> str:
+    """Where the answer from ``city`` to ``other`` is written: ``cidades/sp/sao-paulo/para/rj-rio-de-janeiro/``."""
+    return path("cidade_para", slug=city["slug"], para=other["slug"].replace("/", "-"))
+
+
+def pair(city: dict, other: dict) -> str:
+    """The URL of the answer from ``city`` to ``other``."""
+    return "/" + pair_path(city, other)
+
+
+def search_globs() -> list[str]:
+    """The files Pagefind reads: the searched kinds' pages and the top-level pages."""
+    return [TOP_LEVEL_GLOB] + [k.glob for k in KINDS.values() if k.glob]
