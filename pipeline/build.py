@@ -22,6 +22,7 @@ from .publish.background import Background, BackgroundError
 from .read import read_source
 from .schema import Schema, load_schema
 from .settings import Settings
+from .site import urls
 from .site.context import SiteData
 from .site.links import rebase
 from .validate import Report, validate
@@ -124,7 +125,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             if settings.search_index:
                 with progress.stage("índice de busca"):
                     try:
-                        pagefind.index(staging)
+                        pagefind.index(staging, urls.search_globs())
                         searcher.wait()
                     except pagefind.PagefindError as exc:
                         raise BuildError(str(exc)) from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from urllib.parse import urlparse
@@ -203,10 +204,21 @@ def test_same_input_and_date_give_byte_identical_output(site, tmp_path):
     assert [k for k in first if first[k] != second[k]] == []
 
 
-@pytest.mark.parametrize("url", ["/linhas/12-0140-00/", "/transportadoras/11222333000181/", "/outorgas/out-1/"])
+@pytest.mark.parametrize("url", ["/linhas/12-0140-00/", "/transportadoras/11222333000181/", "/caducidades/portaria-dtr-no-45-2020/"])
 def test_record_pages_are_indexed_for_search(site, url):
     assert soup(site, url).find("main").has_attr("data-pagefind-body")
     assert (site / "pagefind" / "pagefind-ui.js").is_file()
+
+
+def test_outorgas_are_found_by_number_and_on_their_line_not_as_pages_of_their_own(site):
+    """The outorga pages stay out of Pagefind's index (half of it at national scale); the number typed in
+    the search box finds the record through the identifier lookup, and the line's indexed page lists it."""
+    assert not soup(site, "/outorgas/out-1/").find("main").has_attr("data-pagefind-body")
+    shard = json.loads((site / "busca" / "ids" / "OU.json").read_text(encoding="utf-8"))
+    assert shard["OUT1"] == ["/outorgas/out-1/", "Outorga OUT-1"]
+    line = soup(site, "/linhas/12-0140-00/")
+    assert line.find("main").has_attr("data-pagefind-body")
+    assert line.find("a", href="/outorgas/out-1/").find_parent(attrs={"data-pagefind-ignore": True}) is None
 
 
 def test_bundled_sample_shows_every_finding(tmp_path):
