@@ -463,6 +463,51 @@ def test_an_act_prints_on_one_a4_page_and_its_code_is_found(tab):
     assert tab.console_errors == []
 
 
+# @page in the theme's CSS: A4 with 12 mm margins leaves 186 mm, at CSS's 96 px to the inch
+A4_CONTENT_PX = round((210 - 2 * 12) / 25.4 * 96)
+
+
+def _cut_when_printed(page: Page) -> list[str]:
+    """The tables of ``main`` that would not fit the A4 page as printed (print stylesheet, A4 width):
+    wider than the page, or wider than their own box (a scrolling wrapper prints only what it shows)."""
+    page.set_viewport_size({"width": A4_CONTENT_PX, "height": 1100})
+    page.emulate_media(media="print")
+    return page.evaluate("""(width) => {
+      const cut = [...document.querySelectorAll('main table')].filter(t => t.offsetParent !== null).filter(t => {
+        const box = t.getBoundingClientRect();
+        let clipped = false;
+        for (let p = t.parentElement; p; p = p.parentElement) {
+          const s = getComputedStyle(p);
+          if (s.overflowX !== 'visible' && p.getBoundingClientRect().right < box.right - 1) clipped = true;
+        }
+        // a table that scrolls sideways on screen (display: block) prints only the part it shows
+        return box.right > width + 1 || t.scrollWidth > t.clientWidth + 1 || clipped;
+      });
+      const wide = document.documentElement.scrollWidth > width + 1 ? ['(a página)'] : [];
+      return wide.concat(cut.map(t => (t.caption ? t.caption.textContent : t.className || 'tabela').trim()));
+    }""", A4_CONTENT_PX)
+
+
+@pytest.mark.parametrize("path", ["/linhas/12-0140-00/", "/outorgas/out-1/", "/caducidades/portaria-dtr-no-45-2020/",
+                                  "/transportadoras/11222333000181/"])
+def test_printing_a_line_or_act_page_cuts_no_column(tab, path):
+    tab.page.goto(path)
+    assert _cut_when_printed(tab.page) == []
+
+
+def test_printing_the_busiest_real_line_cuts_no_column(browser, real_url):
+    """Teresina -> Timon, the real export's busiest pair: its first line's page, grid and all."""
+    tab = _open(browser, real_url)
+    page = tab.page
+    try:
+        page.goto("/cidades/pi/teresina/para/ma-timon/")
+        page.locator("main table a[href^='/linhas/']").first.click()
+        expect(page.locator("table.grade-horarios").first).to_be_visible()
+        assert _cut_when_printed(page) == []
+    finally:
+        page.context.close()
+
+
 PAGE_TYPES = ["/", "/cidades/", "/cidades/df/brasilia/", "/cidades/df/brasilia/para/go-caldas-novas/", "/linhas/", "/linhas/uf/df/", "/linhas/12-0140-00/",
               "/transportadoras/", "/transportadoras/11222333000181/", "/outorgas/", "/outorgas/out-1/",
               "/caducidades/", "/achados/", "/direitos/", "/direitos/cartaz/", "/decreto/", "/dados/",
