@@ -1,0 +1,64 @@
+"""URLs in one place (pipeline/site/urls.py): pages are written where their kind's pattern says, links
+go there, no template spells a record's path, and Pagefind reads exactly the searched pages."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+
+from pipeline import PROJECT_ROOT
+from pipeline.site import urls
+
+
+def soup(site, url: str) -> BeautifulSoup:
+    return BeautifulSoup((site / url.strip("/") / "index.html").read_text(encoding="utf-8"), "html.parser")
+
+
+def test_patterns_give_the_contracts_urls():
+    assert urls.url("linha", slug="12-0140-00") == "/linhas/12-0140-00/"
+    assert urls.url("transportadora", slug="11222333000181") == "/transportadoras/11222333000181/"
+    assert urls.url("cidade", slug="df/brasilia") == "/cidades/df/brasilia/"
+    assert urls.pair({"slug": "df/brasilia"}, {"slug": "go/caldas-novas"}) == "/cidades/df/brasilia/para/go-caldas-novas/"
+
+
+@pytest.mark.parametrize("index, kind, key", [
+    ("/outorgas/", "outorga", "OUT-1"),
+    ("/transportadoras/", "transportadora", "11222333000181"),
+    ("/caducidades/", "caducidade", "Portaria DTR nº 45/2020"),
+    ("/linhas/uf/df/", "linha", "12-0140-00"),
+])
+def test_each_record_is_written_and_linked_at_its_kinds_url(site, index, kind, key):
+    from pipeline.identifiers import slugify
+
+    url = urls.url(kind, slug=slugify(key))
+    assert (site / url.strip("/") / "index.html").is_file()
+    assert soup(site, index).find("a", href=url) is not None
+
+
+def test_related_records_come_through_the_foreign_keys(site):
+    """An outorga names its carrier and line; a caducidade its outorga; the line lists its outorga."""
+    outorga = soup(site, "/outorgas/out-1/")
+    assert outorga.find("a", href="/transportadoras/11222333000181/") is not None
+    assert outorga.find("a", href="/linhas/12-0140-00/") is not None
+    caducidade = soup(site, "/caducidades/portaria-dtr-no-45-2020/")
+    assert caducidade.find("a", href="/outorgas/out-4/") is not None
+    assert soup(site, "/linhas/12-0140-00/").find("a", href="/outorgas/out-1/") is not None
+
+
+SPELLED = re.compile(r"""["'](/(?:linhas|transportadoras|outorgas|caducidades|cidades)/)["']?\s*(?:~|\{\{)""")
+
+
+def test_no_template_spells_a_records_path():
+    spelled = {p.name: m[1] for p in (PROJECT_ROOT / "theme" / "templates").glob("*.html")
+               for m in SPELLED.finditer(p.read_text(encoding="utf-8"))}
+    assert spelled == {}
+
+
+def test_pagefind_reads_every_searched_page_and_only_those(site):
+    marked = [p for p in site.rglob("*.html") if "data-pagefind-body" in p.read_text(encoding="utf-8")]
+    entry = json.loads((site / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
+    assert [lang["page_count"] for lang in entry["languages"].values()] == [len(marked)]
+    assert not any(p.is_relative_to(site / "outorgas") for p in marked)
