@@ -169,13 +169,20 @@ def cmd_build(args) -> int:
 
 
 def cmd_search(args) -> int:
-    from .index.whoosh import IndexMissing, search
+    from .index.whoosh import BadQuery, IndexMissing, search
 
     try:
-        total, hits = search(Path(args.index), " ".join(args.query), args.limit)
+        total, hits = search(Path(args.index), " ".join(args.query), args.limit, args.table)
+    except BadQuery as exc:
+        print(f"consulta inválida: {clean(str(exc))}", file=sys.stderr)
+        return 2
     except IndexMissing as exc:
         print(str(exc), file=sys.stderr)
         return 1
+    if args.json:  # one JSON object per line, for scripts
+        for hit in hits:
+            print(json.dumps(hit.as_dict(), ensure_ascii=False))
+        return 0
     for hit in hits:
         print(clean(f"{hit.tipo:<15} {hit.chave:<28} {hit.titulo}  {hit.url}"))
     print(f"{total} resultado(s)" + (f", {len(hits)} mostrados" if total > len(hits) else ""))
@@ -267,9 +274,19 @@ def parser() -> argparse.ArgumentParser:
     n.add_argument("--resumo", help="arquivo do resumo (padrão: <state>/resumo.md)")
     n.set_defaults(func=cmd_nightly)
 
-    s = sub.add_parser("search", help="busca por campos nos registros (Whoosh), depois de um build",
-                       description="Exemplos: caldas | uf:GO tipo:linha | tipo:outorga situacao:vencida | regra:promocao*")
-    s.add_argument("query", nargs="+", help="consulta; campos: tipo, chave, titulo, texto, uf, municipio, cnpj, prefixo, situacao, regra")
+    from .index.whoosh import TABLES, fields_help
+    from .schema import load_schema
+
+    s = sub.add_parser(
+        "search", help="busca por campos nos registros (Whoosh), depois de um build",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Busca nos registros publicados: palavras soltas (sem acento ou com, singular ou plural) "
+                    "e campos.\n\nCampos (e as colunas publicadas que guardam):\n" + fields_help(load_schema())
+                    + "\n\nIntervalos: data:[2024-01-01 TO 2024-12-31], valor:[100 TO 500], valor:>500. "
+                    "Operadores: AND, OR, NOT, parênteses, \"frase exata\", prefixo*.")
+    s.add_argument("query", nargs="+", help="a consulta, ex.: transportadora:gontijo uf:GO")
+    s.add_argument("--table", choices=sorted(TABLES), help="só os registros desta tabela publicada")
+    s.add_argument("--json", action="store_true", help="um objeto JSON por linha (tipo, chave, titulo, url)")
     s.add_argument("--index", default=str(Settings.__dataclass_fields__["whoosh_dir"].default), help=help_text("whoosh_dir"))
     s.add_argument("--limit", type=positive_int, default=20, help="quantos resultados mostrar (1 ou mais)")
     s.set_defaults(func=cmd_search)

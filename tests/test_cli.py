@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from conftest import MINIMAL, run_cli
 
 
@@ -134,3 +137,67 @@ def test_a_second_build_replaces_the_first(tmp_path):
                        "--index", str(tmp_path / "busca"))
         assert proc.returncode == 0, proc.stderr
     assert (out / ".gerado-pelo-portal").is_file() and (tmp_path / "busca" / ".gerado-pelo-portal").is_file()
+
+
+@pytest.fixture(scope="module")
+def search_index(tmp_path_factory):
+    root = tmp_path_factory.mktemp("busca-cli")
+    built = run_cli("build", "--data", str(MINIMAL), "--out", str(root / "s"), "--as-of", "2026-06-30",
+                    "--index", str(root / "busca"))
+    assert built.returncode == 0, built.stderr
+    return str(root / "busca")
+
+
+def found(index: str, *query: str) -> list[dict]:
+    proc = run_cli("search", *query, "--json", "--index", index)
+    assert proc.returncode == 0, proc.stderr
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def test_search_by_field_and_table(search_index):
+    hits = found(search_index, "transportadora:cerrado")
+    assert {"linha", "transportadora", "outorga"} <= {h["tipo"] for h in hits}
+    assert all(h["tipo"] == "linha" for h in found(search_index, "transportadora:cerrado", "--table", "linhas"))
+    assert [h["chave"] for h in found(search_index, "grupo:IV", "--table", "enquadramentos")][:1] != []
+    assert {h["chave"] for h in found(search_index, "uf:MS", "--table", "linhas")} == {"MSBO0010001"}
+
+
+def test_search_ranges_of_dates_and_values(search_index):
+    # 12-0140-00's fares in force on 2026-06-30: 88.50 (convencional) and the executivo; 92.10 starts in 2027
+    in_range = found(search_index, "valor:[85 TO 90]", "--table", "linhas")
+    assert [h["chave"] for h in in_range] == ["12-0140-00"]
+    assert found(search_index, "valor:[91 TO 93]", "--table", "linhas") == []
+    declared = found(search_index, "data:[2020-01-01 TO 2020-12-31]", "--table", "caducidades")
+    assert [h["chave"] for h in declared] == ["Portaria DTR nº 45/2020"]
+
+
+def test_search_folds_accents_before_stemming(search_index):
+    assert {h["chave"] for h in found(search_index, "transporte", "fronteira")} >= {"77888999000181"}
+    assert found(search_index, "corumbá", "--table", "linhas") == found(search_index, "CORUMBA", "--table", "linhas") != []
+
+
+def test_search_json_lines_carry_type_key_title_and_url(search_index):
+    hit = found(search_index, "prefixo:12-0140-00")[0]
+    assert hit == {"tipo": "linha", "chave": "12-0140-00", "titulo": hit["titulo"], "url": "/linhas/12-0140-00/"}
+    assert hit["titulo"].startswith("Linha 12-0140-00: BRASILIA (DF)")
+
+
+@pytest.mark.parametrize("query, says", [
+    ("data:[2024-01-01 TO", "colchete"),
+    ("data:[2024-13-45 TO 2025-01-01]", "intervalo"),
+    ("valor:[abc TO 5]", "números como 100"),
+    ("cidade:goiania", "campo desconhecido: 'cidade'"),
+    ('"sao paulo', "aspas"),
+    ("(uf:GO OR uf:DF", "parênteses"),
+])
+def test_malformed_query_gets_a_message_with_an_example_and_exit_2(search_index, query, says):
+    proc = run_cli("search", query, "--json", "--index", search_index)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("consulta inválida: ") and says in proc.stderr and "Ex.:" in proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+def test_search_help_lists_the_fields_with_the_schemas_titles():
+    proc = run_cli("search", "--help")
+    assert "transportadora (texto): Razão social (transportadoras.razao_social)" in proc.stdout
+    assert "valor (número): Valor (R$) (tarifas.valor)" in proc.stdout

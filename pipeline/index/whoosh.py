@@ -1,41 +1,78 @@
 """Fielded command-line search over the published records, with Whoosh (``python -m pipeline search``).
 
-The browser search is Pagefind's (see :func:`pipeline.build.index`); this index is for the command
-line and is not published. It holds one document per line, carrier, outorga, caducidade and finding.
-Text is folded to lower-case ASCII, so ``brasilia`` finds ``Brasília``. Fields: ``tipo``, ``chave``,
-``titulo``, ``texto``, ``uf``, ``municipio``, ``cnpj``, ``prefixo``, ``situacao``, ``regra``.
-Example queries: ``caldas``, ``uf:GO tipo:linha``, ``tipo:outorga situacao:vencida``, ``regra:promocao*``.
+The browser search is Pagefind's (pipeline/index/pagefind.py); this index is for the command line and is
+not published. It holds one document per line, carrier, outorga, caducidade, municipality, enquadramento
+(the clauses of art. 78 and their groups) and finding; the half million infraction notices of the
+national scale stay out of it (indexing them would cost a minute of the nightly build): they are in the
+published tables (``dados/infracoes.csv``, ``portal.sqlite``) and their numbers in the browser lookup.
+
+Text is lower-cased and folded to ASCII before Portuguese stemming, so ``goiania`` finds ``Goiânia``
+and ``passageiro`` finds ``passageiros``. The fields a query may name are declared in :data:`FIELDS`,
+each with the published columns it holds; ``--help`` lists them with those columns' titles, read from
+``datasets/datapackage.json``.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from datetime import date, datetime
 from pathlib import Path
 
-from whoosh import index
-from whoosh.analysis import CharsetFilter, StandardAnalyzer
-from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
-from whoosh.qparser import MultifieldParser
+from whoosh import index, query
+from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter
+from whoosh.fields import DATETIME, ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
+from whoosh.qparser import GtLtPlugin, MultifieldParser
+from whoosh.query.qcore import _NullQuery
 from whoosh.support.charset import accent_map
 
 from ..folders import staged
 from ..identifiers import format_cnpj
+from ..site.filters import clausula_url
 
-_TEXT = StandardAnalyzer(minsize=1, stoplist=None) | CharsetFilter(accent_map)
+# folded before stemming: the stemmer sees "goiania" whether "Goiânia" or "goiania" was written
+_TEXT = RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map) | StemFilter(lang="pt")
+_NAME = RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map)  # names: folded, not stemmed
+
+# What each document is (``tipo``) and the published table it comes from (``--table``).
+TABLES = {"linhas": "linha", "transportadoras": "transportadora", "outorgas": "outorga",
+          "caducidades": "caducidade", "municipios": "cidade", "enquadramentos": "enquadramento",
+          "achados": "achado"}
+
+# The fields a query may name: ``(kind, the published columns it holds, an example)``. The kinds are
+# those of the Whoosh schema below; the columns give ``--help`` their titles.
+FIELDS: dict[str, tuple[str, tuple[str, ...], str]] = {
+    "transportadora": ("texto", ("transportadoras.razao_social", "transportadoras.nome_fantasia"), "transportadora:gontijo"),
+    "uf": ("código", ("linhas.origem_uf", "linhas.destino_uf", "transportadoras.uf", "municipios.uf"), "uf:GO"),
+    "municipio": ("texto", ("linhas.origem_municipio", "linhas.destino_municipio", "municipios.nome"), "municipio:goiania"),
+    "cnpj": ("código", ("transportadoras.cnpj",), "cnpj:04192453000118"),
+    "prefixo": ("código", ("linhas.prefixo",), "prefixo:12-0140-00"),
+    "ambito": ("código", ("linhas.ambito",), "ambito:internacional"),
+    "situacao": ("código", ("outorgas.situacao",), "situacao:vigente"),
+    "grupo": ("código", ("enquadramentos.grupo",), "grupo:IV"),
+    "data": ("data", ("outorgas.inicio", "caducidades.data_declaracao"), "data:[2024-01-01 TO 2024-12-31]"),
+    "valor": ("número", ("tarifas.valor",), "valor:[100 TO 500]"),
+    "tipo": ("código", (), "tipo:linha"),
+}
 
 SCHEMA = Schema(
     tipo=ID(stored=True),
     chave=ID(stored=True),
     titulo=TEXT(stored=True, analyzer=_TEXT),
     texto=TEXT(analyzer=_TEXT),
-    uf=KEYWORD(lowercase=True, commas=True),
-    municipio=TEXT(analyzer=_TEXT),
+    transportadora=TEXT(analyzer=_NAME),
+    uf=KEYWORD(lowercase=True),
+    municipio=TEXT(analyzer=_NAME),
     cnpj=ID,
-    prefixo=ID(analyzer=None),
+    prefixo=ID,
+    ambito=KEYWORD(lowercase=True),
     situacao=KEYWORD(lowercase=True),
-    regra=ID,
+    grupo=KEYWORD(lowercase=True),
+    data=DATETIME(stored=True),
+    valor=NUMERIC(float, stored=True),
     url=STORED,
 )
+DEFAULT_FIELDS = ["titulo", "texto", "transportadora", "municipio", "chave", "prefixo", "cnpj"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +82,35 @@ class Hit:
     titulo: str
     url: str
 
+    def as_dict(self) -> dict:
+        return {"tipo": self.tipo, "chave": self.chave, "titulo": self.titulo, "url": self.url}
+
+
+def fields_help(schema) -> str:
+    """``--help``'s list of fields, each with the titles of the published columns it holds."""
+    lines = []
+    for name, (kind, columns, example) in FIELDS.items():
+        titles = []
+        for column in columns:
+            table, field = column.split(".")
+            tables = schema.published_tables if table in schema.published_tables else schema.tables
+            titles.append(f"{tables[table].field(field).get('title', field)} ({column})")
+        held = "; ".join(titles) if columns else "linha, transportadora, outorga, caducidade, cidade, enquadramento, achado"
+        lines.append(f"  {name} ({kind}): {held}. Ex.: {example}")
+    return "\n".join(lines)
+
+
+def _day(value) -> datetime | None:
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day)
+    return None
+
+
+def _names(carriers) -> str:
+    return " ".join(filter(None, (n for c in carriers if c for n in (c["razao_social"], c["nome_fantasia"]))))
+
 
 def _documents(site):
     """Documents from the site's per-record views (:class:`pipeline.site.context.SiteData`)."""
@@ -52,34 +118,46 @@ def _documents(site):
         ends = f"{ln['origem_municipio']} ({ln['origem_uf']}) – {ln['destino_municipio']} ({ln['destino_uf']})"
         yield dict(
             tipo="linha", chave=ln["prefixo"], titulo=f"Linha {ln['prefixo']}: {ends}",
-            texto=" ".join(filter(None, [ln["descricao"], ln["itinerario"], ln["ambito"]]
-                                  + [c["razao_social"] for c in ln["transportadoras"]])),
-            uf=f"{ln['origem_uf']},{ln['destino_uf']}", municipio=f"{ln['origem_municipio']} {ln['destino_municipio']}",
-            prefixo=ln["prefixo"].lower(), url=ln["url"],
+            texto=" ".join(filter(None, [ln["descricao"], ln["itinerario"]])),
+            transportadora=_names(ln["transportadoras"]), uf=f"{ln['origem_uf']} {ln['destino_uf']}",
+            municipio=f"{ln['origem_municipio']} {ln['destino_municipio']}", prefixo=ln["prefixo"].lower(),
+            ambito=ln["ambito"], situacao=" ".join(sorted({o["situacao"] for o in ln["outorgas"]})),
+            grupo=" ".join(sorted(ln["infracoes_por_grupo"])),
+            valor=sorted({float(f["valor"]) for f in ln["tarifas"] if f.get("vigente")}) or None, url=ln["url"],
         )
     for c in site.carriers:
         yield dict(
             tipo="transportadora", chave=c["cnpj"], titulo=f"{c['razao_social']} ({format_cnpj(c['cnpj'])})",
-            texto=" ".join(filter(None, [c["nome_fantasia"], c["municipio"]])), uf=c["uf"],
-            municipio=c["municipio"] or "", cnpj=c["cnpj"], url=c["url"],
+            texto=c["observacao"] or "", transportadora=_names([c]), uf=c["uf"], municipio=c["municipio"] or "",
+            cnpj=c["cnpj"], situacao=" ".join(sorted({o["situacao"] for o in c["outorgas"]})),
+            grupo=" ".join(sorted(c["infracoes_por_grupo"])), url=c["url"],
         )
     for o in site.outorgas:
         yield dict(
             tipo="outorga", chave=o["id"], titulo=f"Outorga {o['id']}: {o['transportadora']['razao_social']}",
             texto=" ".join(filter(None, [o["ato"], o["instrumento"], o["modalidade"]])),
-            cnpj=o["transportadora_cnpj"], prefixo=(o["linha_prefixo"] or "").lower(), situacao=o["situacao"],
-            url=f"/outorgas/{o['slug']}/",
+            transportadora=_names([o["transportadora"]]), cnpj=o["transportadora_cnpj"],
+            prefixo=(o["linha_prefixo"] or "").lower(), situacao=o["situacao"], data=_day(o["inicio"]), url=o["url"],
         )
     for c in site.caducidades:
         yield dict(
             tipo="caducidade", chave=c["ato"], titulo=f"Caducidade {c['ato']}: {c['transportadora']['razao_social']}",
-            texto=" ".join(filter(None, [c["processo"], c["fundamento"]])), cnpj=c["transportadora_cnpj"],
-            url=f"/caducidades/{c['slug']}/",
+            texto=" ".join(filter(None, [c["processo"], c["fundamento"]])), transportadora=_names([c["transportadora"]]),
+            cnpj=c["transportadora_cnpj"], data=_day(c["data_declaracao"]), url=c["url"],
         )
+    for c in site.cities:
+        yield dict(tipo="cidade", chave=c["chave"], titulo=f"{c['nome']} ({c['uf']})", municipio=c["nome"],
+                   uf=c["uf"], url=c["url"])
+    enq = site.tables.get("enquadramentos")
+    if enq is not None:
+        for codigo, grupo, descricao in zip(enq["codigo"], enq["grupo"], enq["descricao"]):
+            yield dict(tipo="enquadramento", chave=codigo, titulo=f"Art. 78, {codigo}: {descricao}", texto=descricao,
+                       grupo=grupo, url=clausula_url(codigo))
     for f in site.findings:
         yield dict(
             tipo="achado", chave=f"{f['regra']} {f['chave']}", titulo=f["descricao"], texto=f["artigo"],
-            regra=f["regra"], cnpj=(f["transportadora"] or {}).get("cnpj", ""), url="/achados/",
+            transportadora=_names([f["transportadora"]]), cnpj=(f["transportadora"] or {}).get("cnpj", ""),
+            url="/achados/",
         )
 
 
@@ -100,17 +178,67 @@ class IndexMissing(RuntimeError):
     pass
 
 
-def search(folder: Path, query: str, limit: int = 20) -> tuple[int, list[Hit]]:
-    """Run ``query`` (Whoosh syntax, fields as above); returns the total and the first ``limit`` hits."""
+class BadQuery(ValueError):
+    """A query the parser cannot read; the message says why, in pt-BR, with an example."""
+
+
+_NAMED = re.compile(r"(?<![\w\"])([A-Za-z_]\w*):")
+
+
+def _check_syntax(text: str) -> None:
+    for name in _NAMED.findall(text):
+        if name not in FIELDS:
+            raise BadQuery(f"campo desconhecido: {name!r}. Campos: {', '.join(FIELDS)}. Ex.: uf:GO transportadora:gontijo")
+    if text.count('"') % 2:
+        raise BadQuery('aspas sem par: feche a expressão. Ex.: "sao paulo"')
+    depth = 0
+    for ch in text:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            break
+    if depth:
+        raise BadQuery("parênteses sem par. Ex.: (uf:GO OR uf:DF) tipo:linha")
+    if text.count("[") != text.count("]"):
+        raise BadQuery("intervalo sem colchete de fechamento. Ex.: data:[2024-01-01 TO 2024-12-31]")
+
+
+def _has_null(q) -> bool:
+    """Whoosh reads an unreadable range or comparison as a query that matches nothing: say so instead."""
+    return isinstance(q, _NullQuery) or any(_has_null(c) for c in q.children())
+
+
+def parse(ix, text: str, table: str | None = None):
+    """The Whoosh query for ``text`` (restricted to ``table``), or :class:`BadQuery`."""
+    _check_syntax(text)
+    parser = MultifieldParser(DEFAULT_FIELDS, ix.schema)
+    parser.add_plugin(GtLtPlugin())
+    try:
+        q = parser.parse(text)
+    except Exception as exc:  # whoosh raises bare errors for impossible dates in ranges
+        raise BadQuery(f"valor inválido num intervalo ({exc}). Ex.: data:[2024-01-01 TO 2024-12-31], "
+                       "valor:[100 TO 500]") from None
+    if _has_null(q):
+        raise BadQuery("intervalo ou comparação que não se lê: datas como 2024-01-01, números como 100 ou 99.90. "
+                       "Ex.: data:[2024-01-01 TO 2024-12-31], valor:[100 TO 500], valor:>500")
+    if table is not None:
+        q = query.And([q, query.Term("tipo", TABLES[table])])
+    return q
+
+
+def search(folder: Path, text: str, limit: int = 20, table: str | None = None) -> tuple[int, list[Hit]]:
+    """Run ``text`` (Whoosh syntax, the fields of :data:`FIELDS`); returns the total and the first
+    ``limit`` hits, best first. :class:`BadQuery` for a query it cannot read."""
     if not index.exists_in(folder):
         raise IndexMissing(f"não há índice de busca em {folder}: rode antes `python -m pipeline build`")
     try:
         ix = index.open_dir(folder)
-        parser = MultifieldParser(["titulo", "texto", "municipio", "chave", "prefixo"], ix.schema)
+        q = parse(ix, text, table)
         with ix.searcher() as searcher:
-            results = searcher.search(parser.parse(query), limit=limit)
+            results = searcher.search(q, limit=limit)
             hits = [Hit(r["tipo"], r["chave"], r["titulo"], r["url"]) for r in results]
             return len(results), hits
+    except BadQuery:
+        raise
     except (OSError, EOFError, ValueError, KeyError, index.IndexError) as exc:  # a truncated or damaged index
         raise IndexMissing(
             f"o índice de busca em {folder} está incompleto ou danificado ({type(exc).__name__}): "
