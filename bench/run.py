@@ -121,7 +121,7 @@ from functools import partial
 from pipeline.site import _json, datafiles, label
 work = section_pages(site)
 bare_pages = len(work)
-work += [(None, None, job) for job in datafiles.jobs(site, partial(label, site.schema, "tarifas", "categoria"))]
+work += [(None, None, job) for job in datafiles.jobs(site, partial(label, site.schema))]
 # Each is timed twice, alternately, and the faster run counts (as timeit does). Both write their files
 # to memory (/dev/shm) for the ratio: on this machine's disk the writeback of one run's 1 GB lands on
 # whichever runs next, and the same bare loop took 11.6 s in memory but 16.5 s and then 25.7 s on disk
@@ -209,11 +209,23 @@ def table(results: list[tuple[str, dict]]) -> str:
         per = r["timings"]["total"] / rows * 1e5 if rows else 0
         lines.append(f"{name:<8}{r['timings']['total']:>11.2f}{r['peak_mb']:>11.0f}{per:>22.2f}")
     lines.append("")
+    lines.append(f"{'escala':<8}{'busca: página + 1ª consulta (KB)':>34}{'2ª consulta (KB)':>18}{'auto (KB)':>11}"
+                 f"{'maior arquivo de autos (KB)':>29}{'índice Pagefind (MB)':>22}")
+    for name, r in results:
+        b = r.get("busca")
+        if not b:
+            lines.append(f"{name:<8}  (sem playwright ou /usr/bin/chromium: bytes da busca não medidos)")
+            continue
+        lines.append(f"{name:<8}{b['first'] / 1e3:>34.0f}{b['second'] / 1e3:>18.0f}{b['notice'] / 1e3:>11.0f}"
+                     f"{b['largest_notice_file'] / 1e3:>29.1f}{b['index'] / 1e6:>22.1f}")
+    lines.append("")
     lines.append("razões: render = pág/s do estágio de páginas do portal (Pelican, geradores, tema), medido à parte, "
                  "÷ pág/s de um laço Jinja2 puro com os mesmos modelos e contextos (e os mesmos arquivos JSON), nos mesmos "
                  "processos, ambos gravando em memória (/dev/shm), pois a descarga do disco de uma medição cai sobre a "
                  "seguinte; os mesmos dois gravando em disco vêm na última coluna (meta ≥ 0,8); validação = tempo do frictionless ÷ tempo da validação do portal (meta ≥ 0,25). "
                  "'etapa pág/s' é o estágio dentro da build, que divide os núcleos com os downloads e o índice Whoosh. "
+                 "Busca: bytes recebidos pelo Chromium, sem compressão: /busca/?q=goiania com tudo o que a página carrega, "
+                 "depois 'brasilia' na mesma página, depois o número de um auto. "
                  "Cada build grava numa pasta nova, como o job noturno; '(site anterior)' é o tempo de apagar o site "
                  "da medição anterior, que uma nova build sobre um site existente também paga.")
     return "\n".join(lines)
@@ -228,6 +240,9 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "bench"))
+    import search_bytes
+
     from pipeline.sample import generate
 
     results = []
@@ -239,6 +254,7 @@ def main() -> int:
             print(f"gerado {factor}x: {sum(counts.values())} linhas em {time.perf_counter() - t:.1f} s", flush=True)
         measured = measure(data, out / f"site-{factor}")
         measured["rows"] = sum(scaled(factor).values())
+        measured["busca"] = search_bytes.measure(out / f"site-{factor}")
         results.append((f"{factor}x" if factor != "tiny" else factor, measured))
     text = table(results)
     machine = f"{platform.machine()}, {platform.python_version()}, {__import__('os').cpu_count()} núcleos"

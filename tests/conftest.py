@@ -82,7 +82,7 @@ def real_package(tmp_path_factory) -> Path:
 def real_only_site(real_package, tmp_path_factory) -> Path:
     """A build of the ingested real export alone, as a new user would make it."""
     out = tmp_path_factory.mktemp("real-site") / "site"
-    build(Settings(data=(real_package,), out=out, as_of=date(2026, 11, 29), search_index=False))
+    build(Settings(data=(real_package,), out=out, as_of=date(2026, 11, 29), whoosh_dir=out.parent / "busca"))
     return out
 
 

@@ -117,8 +117,14 @@ def tab(browser, base_url):
 
 
 def _result_link(page: Page, href: str):
-    """A Pagefind UI result's main link (sub-results link to the same page with a #fragment)."""
-    return page.locator(f'#busca a.pagefind-ui__result-link[href="{href}"]').first
+    """A search result's link (tema/js/busca.js)."""
+    return page.locator(f'#resultados h2 a[href="{href}"]').first
+
+
+def _first_result(page: Page):
+    """The first result's link, once the search has answered."""
+    expect(page.locator("#estado-busca")).to_contain_text("encontrad")
+    return page.locator("#resultados li h2 a").first
 
 
 # --- search ---------------------------------------------------------------------------------------
@@ -127,7 +133,7 @@ def _result_link(page: Page, href: str):
 def test_search_page_reads_the_query_and_finds_the_line(tab):
     page = tab.page
     page.goto("/busca/?q=caldas")
-    expect(page.locator("#busca input")).to_have_value("caldas")
+    expect(page.locator("#q")).to_have_value("caldas")
     expect(_result_link(page, "/linhas/12-0140-00/")).to_be_visible()
 
 
@@ -135,9 +141,98 @@ def test_home_search_form_lands_on_results(tab):
     page = tab.page
     page.goto("/")
     page.get_by_label("Buscar linha, cidade, transportadora ou ato").fill("FRONTEIRA")
-    page.get_by_role("button", name="Buscar").click()
+    page.locator("main").get_by_role("button", name="Buscar").click()
     expect(page).to_have_url(re.compile(r"/busca/\?q=FRONTEIRA$"))
     expect(_result_link(page, "/transportadoras/77888999000181/")).to_be_visible()
+
+
+def test_the_exact_name_comes_first_and_a_filter_narrows_and_survives_a_reload(tab):
+    page = tab.page
+    page.goto("/busca/?q=bras%C3%ADlia")
+    expect(_first_result(page)).to_have_attribute("href", "/cidades/df/brasilia/")  # not a page that mentions it
+    page.get_by_label("Tipo de registro").select_option("Linha")
+    expect(page).to_have_url(re.compile(r"/busca/\?q=bras%C3%ADlia&tipo=Linha$"))
+    expect(page.locator("#estado-busca")).to_contain_text("encontrad")
+    kinds = page.locator("#resultados .tipo-registro")
+    expect(kinds.first).to_have_text("Linha")
+    assert set(kinds.all_text_contents()) == {"Linha"}
+    shown = page.locator("#resultados li").count()
+    page.reload()
+    expect(page.get_by_label("Tipo de registro")).to_have_value("Linha")
+    expect(page.locator("#q")).to_have_value("brasília")
+    expect(page.locator("#resultados li")).to_have_count(shown)
+    assert tab.console_errors == []
+
+
+@pytest.mark.parametrize("typed", ["11.222.333/0001-81", "11222333000181"])
+def test_a_cnpj_formatted_or_not_gives_the_carrier_first(tab, typed):
+    tab.page.goto("/busca/?q=" + typed.replace("/", "%2F"))
+    expect(_first_result(tab.page)).to_have_attribute("href", "/transportadoras/11222333000181/")
+
+
+def test_a_notice_number_shows_its_record(tab):
+    page = tab.page
+    page.goto("/busca/?q=ai-0001")
+    box = page.locator("#auto-encontrado")
+    expect(box.locator("h2")).to_have_text("Auto de infração nº AI-0001")
+    expect(box.get_by_role("link", name="VIACAO CERRADO LTDA")).to_have_attribute("href", "/transportadoras/11222333000181/")
+    expect(box.get_by_role("link", name="12-0140-00")).to_have_attribute("href", "/linhas/12-0140-00/")
+    expect(box.get_by_role("link", name="78-IV-b")).to_have_attribute("href", "/decreto/#art-78-inc-iv-al-b")
+    for text in ("02/03/2026 14:30", "BR-040, km 12 — CALDAS NOVAS/GO", "R$ 1.500,00", "Prazo de defesa"):
+        expect(box).to_contain_text(text)
+    assert tab.console_errors == []
+
+
+def test_every_page_has_a_search_box(tab):
+    page = tab.page
+    page.goto("/linhas/12-0140-00/")
+    page.get_by_label("Buscar no portal").fill("caldas")
+    page.get_by_label("Buscar no portal").press("Enter")
+    expect(page).to_have_url(re.compile(r"/busca/\?q=caldas$"))
+    expect(_result_link(page, "/linhas/12-0140-00/")).to_be_visible()
+
+
+def test_the_obvious_record_comes_first_on_the_real_export(browser, real_url):
+    tab = _open(browser, real_url)
+    page = tab.page
+    try:
+        for typed, href in [("1001", "/transportadoras/30069314000101/"), ("Brasília", "/cidades/df/brasilia/"),
+                            ("Goiânia", "/cidades/go/goiania/"), ("30.069.314/0001-01", "/transportadoras/30069314000101/"),
+                            ("30069314000101", "/transportadoras/30069314000101/")]:
+            page.goto("/busca/")
+            page.locator("#q").fill(typed)
+            page.locator("#q").press("Enter")
+            expect(_first_result(page)).to_have_attribute("href", href)
+        # more than a hard five: "Mais resultados" adds the next ones
+        page.goto("/busca/?q=brasilia")
+        results = page.locator("#resultados li")
+        more = page.get_by_role("button", name="Mais resultados")
+        expect(more).to_be_visible()  # the first ten pages are shown
+        before = results.count()
+        more.click()
+        expect(results).not_to_have_count(before)
+        assert results.count() >= before + 9  # the next ten, less a page already listed by its exact name
+        assert tab.console_errors == []
+    finally:
+        page.context.close()
+
+
+def test_a_filter_narrows_the_real_export_and_survives_a_reload(browser, real_url):
+    tab = _open(browser, real_url)
+    page = tab.page
+    try:
+        page.goto("/busca/?q=sao+paulo")
+        expect(page.locator("#estado-busca")).to_contain_text("encontrad")
+        everything = page.locator("#estado-busca").text_content()
+        page.get_by_label("UF").select_option("RJ")
+        expect(page.locator("#estado-busca")).not_to_have_text(everything)
+        expect(page).to_have_url(re.compile(r"uf=RJ"))
+        narrowed = page.locator("#estado-busca").text_content()
+        page.reload()
+        expect(page.get_by_label("UF")).to_have_value("RJ")
+        expect(page.locator("#estado-busca")).to_have_text(narrowed)
+    finally:
+        page.context.close()
 
 
 # --- hostile text ---------------------------------------------------------------------------------
@@ -155,7 +250,7 @@ def test_hostile_carrier_name_is_shown_as_text(tab):
     expect(page.locator("main")).to_contain_text(HOSTILE)
     page.goto("/busca/?q=expresso")
     expect(_result_link(page, "/transportadoras/44555666000181/")).to_be_visible()
-    assert page.locator("#busca script").count() == 0
+    assert page.locator("#resultados script").count() == 0
     assert tab.dialogs == []
 
 
@@ -170,9 +265,9 @@ def test_without_javascript_search_offers_the_indexes_and_home_works(browser, ba
         expect(page.locator("main h1")).to_be_visible()
         expect(page.get_by_role("link", name="Dados abertos").first).to_be_visible()
         page.get_by_label("Buscar linha, cidade, transportadora ou ato").fill("caldas")
-        page.get_by_role("button", name="Buscar").click()  # a plain GET form, no script needed
+        page.locator("main").get_by_role("button", name="Buscar").click()  # a plain GET form, no script needed
         expect(page).to_have_url(re.compile(r"/busca/\?q=caldas$"))
-        notice = page.locator("#busca noscript p")  # Playwright's text matchers skip <noscript>; visibility doesn't
+        notice = page.locator("main noscript p")  # Playwright's text matchers skip <noscript>; visibility doesn't
         expect(notice).to_be_visible()
         expect(notice).to_contain_text("A busca no navegador precisa de JavaScript")
         main = page.locator("main")
@@ -535,7 +630,7 @@ def test_no_page_type_is_wider_than_a_360_px_screen(browser, base_url):
 def test_identifiers_as_typed_lead_to_the_record(tab, typed, href):
     page = tab.page
     page.goto("/busca/?q=" + typed.replace("/", "%2F"))
-    link = page.locator("#registro-exato a")
+    link = _first_result(page)
     expect(link).to_have_attribute("href", href)
     link.click()
     expect(page).to_have_url(re.compile(re.escape(href) + "$"))
@@ -546,8 +641,8 @@ def test_the_404_page_offers_search(tab):
     page.goto("/404.html")
     expect(page.locator("main h1")).to_have_text("Página não encontrada")
     page.get_by_label("Buscar linha, cidade, transportadora ou ato").fill("12014000")
-    page.get_by_role("button", name="Buscar").click()
-    expect(page.locator("#registro-exato a")).to_have_attribute("href", "/linhas/12-0140-00/")
+    page.locator("main").get_by_role("button", name="Buscar").click()
+    expect(_first_result(page)).to_have_attribute("href", "/linhas/12-0140-00/")
 
 
 def test_de_para_and_filters_work_under_a_sub_path(browser, subpath_url):

@@ -215,7 +215,7 @@ def test_outorgas_are_found_by_number_and_on_their_line_not_as_pages_of_their_ow
     the search box finds the record through the identifier lookup, and the line's indexed page lists it."""
     assert not soup(site, "/outorgas/out-1/").find("main").has_attr("data-pagefind-body")
     shard = json.loads((site / "busca" / "ids" / "OU.json").read_text(encoding="utf-8"))
-    assert shard["OUT1"] == ["/outorgas/out-1/", "Outorga OUT-1"]
+    assert shard["OUT1"] == ["/outorgas/out-1/", "Outorga OUT-1", "Outorga"]
     line = soup(site, "/linhas/12-0140-00/")
     assert line.find("main").has_attr("data-pagefind-body")
     assert line.find("a", href="/outorgas/out-1/").find_parent(attrs={"data-pagefind-ignore": True}) is None

@@ -1,10 +1,23 @@
-"""Pagefind: the browser search's static index of the rendered pages, in ``out/pagefind/``."""
+"""Pagefind: the browser search's static index of the rendered pages, in ``out/pagefind/``.
+
+Pagefind 1.5 writes its filter indexes (and the list of them in its metadata) in hash-map order, which
+changes from run to run; the build must give byte-identical output, so :func:`normalise` rewrites those
+files with their values sorted and names them by their content, as the zip of the package is normalised
+(pipeline/publish/archive.py). The files are gzip'd CBOR after a ``pagefind_dcd`` signature.
+"""
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
+
+import cbor2
+
+_SIGNATURE = b"pagefind_dcd"
 
 
 class PagefindError(RuntimeError):
@@ -24,3 +37,39 @@ def index(out: Path, globs: list[str]) -> None:
     )
     if proc.returncode != 0:
         raise PagefindError(f"Pagefind falhou ao indexar o site: {proc.stderr.strip() or proc.stdout.strip()}")
+    normalise(out / "pagefind")
+
+
+def _read(path: Path):
+    raw = gzip.decompress(path.read_bytes())
+    if not raw.startswith(_SIGNATURE):
+        raise PagefindError(f"{path.name}: não é um arquivo do Pagefind (assinatura ausente)")
+    return cbor2.loads(raw[len(_SIGNATURE):])
+
+
+def _write(folder: Path, prefix: str, digits: int, suffix: str, value) -> str:
+    """Write ``value`` as Pagefind does, named by its content; returns the name's hash part."""
+    data = gzip.compress(_SIGNATURE + cbor2.dumps(value), compresslevel=9, mtime=0)
+    name = f"{prefix}_{hashlib.sha256(data).hexdigest()[:digits]}"
+    (folder / f"{suffix.format(name)}").write_bytes(data)
+    return name
+
+
+def normalise(bundle: Path) -> None:
+    """Sort each filter's values and the metadata's list of filters; rename what changed by content."""
+    entry_path = bundle / "pagefind-entry.json"
+    entry = json.loads(entry_path.read_text(encoding="utf-8"))
+    for lang, info in entry["languages"].items():
+        meta_path = bundle / f"pagefind.{info['hash']}.pf_meta"
+        meta = _read(meta_path)
+        filters = []
+        for name, file_hash in meta[3]:  # [[filter name, file hash]]
+            path = bundle / "filter" / f"{file_hash}.pf_filter"
+            value = _read(path)  # [filter name, [[value, [page numbers]]]]
+            value[1] = sorted(value[1], key=lambda item: item[0])
+            path.unlink()
+            filters.append([name, _write(bundle / "filter", lang, 7, "{}.pf_filter", value)])
+        meta[3] = sorted(filters)
+        meta_path.unlink()
+        info["hash"] = _write(bundle, lang, 13, "pagefind.{}.pf_meta", meta)
+    entry_path.write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import json
-from functools import partial
 from pathlib import Path
 
 from pelican import signals
@@ -18,7 +17,7 @@ from ..identifiers import slugify
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import SUMMARIES
-from . import charts, datafiles, timetable, urls, verification
+from . import charts, datafiles, identifiers, names, timetable, urls, verification
 from .context import SiteData
 from .filters import FILTERS
 from .indexes import index_pages
@@ -139,7 +138,7 @@ class SectionsGenerator(PortalGenerator):
 
     def generate_output(self, writer):
         pages = section_pages(self.data)
-        files = [(None, None, job) for job in datafiles.jobs(self.data, partial(self.label, "tarifas", "categoria"))]
+        files = [(None, None, job) for job in datafiles.jobs(self.data, self.label)]
         root = Path(self.output_path)
 
         def render(items):
@@ -204,7 +203,8 @@ class DataGenerator(PortalGenerator):
     def generate_output(self, writer):
         self.page("dados/", "dados", pacote=self.data.descriptor)
         self.page("dados/qualidade/", "qualidade", relatorio=self.data.report)
-        self.page("busca/", "busca")
+        self.page("busca/", "busca", autos_digitos=self.data.notice_digits, chaves_nomes=names.shard_keys(self.data),
+                  chaves_ids=sorted(identifiers.shards(self.data)))
 
 
 GENERATORS = [

@@ -17,7 +17,7 @@ from ..legal import DECREE_PUBLICATION
 from ..read.provenance import Source
 from ..schema import Schema
 from ..validate import Report
-from . import urls, verification
+from . import notices, urls, verification
 from .cities import arrange_cities, collation_key
 from .coverage import Coverage
 from .indexes import lines_by_uf
@@ -70,6 +70,16 @@ class SiteData:
                    unchecked=derived.unchecked, completeness=derived.completeness)
         data._arrange()
         return data
+
+    @cached_property
+    def notice_keys(self) -> list[str]:
+        """Each infraction's number as the search reduces it (once per process that asks)."""
+        return notices.keys(self.tables["infracoes"]["numero_auto"])
+
+    @property
+    def notice_digits(self) -> int:
+        """How many final characters of a notice's number name its file under ``/busca/autos/``."""
+        return notices.suffix_length(len(self.tables["infracoes"]))
 
     @cached_property
     def lines_by_uf(self) -> dict[str, list[dict]]:

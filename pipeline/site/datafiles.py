@@ -9,7 +9,7 @@ from collections.abc import Callable
 from functools import partial
 
 from ..identifiers import slugify
-from . import identifiers, urls, verification
+from . import identifiers, names, notices, urls, verification
 from .cities import answers_json, index_json
 from .indexes import lines_json
 
@@ -28,10 +28,18 @@ def identifier_shards(data) -> dict[str, dict]:
     return {f"busca/ids/{name}.json": dict(sorted(keys.items())) for name, keys in identifiers.shards(data).items()}
 
 
-def jobs(data, category: Callable[[str], str]) -> list[Callable[[], dict[str, object]]]:
-    """The jobs; ``category`` gives a service category's pt-BR label."""
+# the notices' files are shared among this many jobs (one per worker at the usual two), by the last
+# character of the number: even and odd digits
+NOTICE_PARTS = 2
+
+
+def jobs(data, label: Callable[[str, str, object], str]) -> list[Callable[[], dict[str, object]]]:
+    """The jobs; ``label(table, field, value)`` gives an enum value's pt-BR label."""
+    category = partial(label, "tarifas", "categoria")
     out = [lambda: {"cidades/index.json": index_json(data.cities)},
-           partial(verification_shards, data), partial(identifier_shards, data)]
+           partial(verification_shards, data), partial(identifier_shards, data), partial(names.shards, data)]
+    out += [partial(notices.shards, data, partial(label, "infracoes"), data.notice_digits, part, NOTICE_PARTS)
+            for part in range(NOTICE_PARTS)]
     out += [lambda uf=uf, lines=lines: {urls.path("linhas_uf", slug=slugify(uf)) + "linhas.json": lines_json(lines, data.schema.categories)}
             for uf, lines in data.lines_by_uf.items()]
     out += [partial(answers_json, city, category) for city in data.cities]

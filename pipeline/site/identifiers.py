@@ -15,14 +15,14 @@ def key(typed: str) -> str:
 
 
 def shards(data) -> dict[str, dict[str, list[str]]]:
-    """``{first two characters: {key: [url, label]}}`` for lines, carriers, outorgas and caducidades."""
+    """``{first two characters: {key: [url, label, kind]}}`` for lines, carriers, outorgas and caducidades."""
     out: dict[str, dict[str, list[str]]] = {}
-    entries = [(x["prefixo"], x["url"], f"Linha {x['prefixo']}") for x in data.lines]
-    entries += [(x["cnpj"], x["url"], x["razao_social"]) for x in data.carriers]
-    entries += [(x["id"], x["url"], f"Outorga {x['id']}") for x in data.outorgas]
-    entries += [(x["ato"], x["url"], f"Caducidade: {x['ato']}") for x in data.caducidades]
-    for ident, url, label in entries:
+    entries = [(x["prefixo"], x["url"], f"Linha {x['prefixo']}", "Linha") for x in data.lines]
+    entries += [(x["cnpj"], x["url"], x["razao_social"], "Transportadora") for x in data.carriers]
+    entries += [(x["id"], x["url"], f"Outorga {x['id']}", "Outorga") for x in data.outorgas]
+    entries += [(x["ato"], x["url"], f"Caducidade: {x['ato']}", "Caducidade") for x in data.caducidades]
+    for ident, url, label, kind in entries:
         k = key(ident)
         if len(k) >= 2:
-            out.setdefault(k[:2], {}).setdefault(k, [url, label])
+            out.setdefault(k[:2], {}).setdefault(k, [url, label, kind])
     return out

@@ -1,0 +1,93 @@
+"""A notice number typed in the search box shows its record (carrier, line, date, enquadramento and its
+clause of art. 78, situação, deadlines) without a page per notice: the notices are written to
+``/busca/autos/<last characters of the number>.json``, as many characters as keep a file to about 100
+notices (:func:`suffix_length`: 4 at the national scale's 500,000 notices, some 20 KB a file). The
+search page (``tema/js/busca.js``) reads the length from its form (``data-autos-digitos``) and the
+number as :func:`~pipeline.site.identifiers.key` reduces it.
+
+Each file maps the reduced number to one row, in the order of :data:`FIELDS` (compact: half a million
+of them at national scale). The rows are made column by column, each distinct value labelled once."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from ..identifiers import slugify
+from ..publish.tabular import cell
+from ..read.source import once_per_value
+from . import urls
+from .filters import clausula_url
+from .identifiers import key
+
+PER_FILE = 100
+# the row of a notice in its file, in this order (busca.js reads it so)
+FIELDS = ["numero", "transportadora", "transportadora_url", "linha", "linha_url", "data_hora", "local",
+          "enquadramento", "enquadramento_url", "grupo", "penalidade", "valor", "situacao", "prazo_defesa",
+          "prazo_recurso"]
+
+
+def suffix_length(count: int) -> int:
+    """How many final characters of the number name a file: 10^n files of about ``PER_FILE`` notices."""
+    return max(1, math.ceil(math.log10(count / PER_FILE))) if count > PER_FILE else 1
+
+
+def keys(numbers: pd.Series) -> list[str]:
+    """:func:`~pipeline.site.identifiers.key` of each number; most are letters and digits already."""
+    plain = numbers.str.fullmatch(r"[0-9A-Za-z]+").fillna(False).tolist()
+    return [n.upper() if ok else key(n) for n, ok in zip(numbers.tolist(), plain)]
+
+
+def _mapped(column: pd.Series, fn) -> list:
+    """``fn`` of each value, computed once per distinct value."""
+    return once_per_value(fn, column.tolist())
+
+
+def _iso(column: pd.Series, fmt: str) -> list:
+    text = pd.to_datetime(column, errors="coerce").dt.strftime(fmt)
+    return [None if t != t else t for t in text.tolist()]
+
+
+def shards(data, label, digits: int, part: int = 0, parts: int = 1) -> dict[str, dict[str, list]]:
+    """``busca/autos/<suffix>.json`` -> ``{number reduced: its row}``, for the numbers whose last
+    character falls in ``part`` of ``parts`` (the page stage's workers share them); ``label(field,
+    value)`` gives the pt-BR label of an enum value of ``infracoes``. Every numeric suffix has its file,
+    empty or not, so the search page never asks for one in vain."""
+    inf = data.tables["infracoes"]
+    every = data.notice_keys
+    mine = [i for i, k in enumerate(every) if k and ord(k[-1]) % parts == part]
+    rows = inf.iloc[mine]
+    carriers = data.carriers_by_cnpj
+
+    def carrier(cnpj):
+        c = carriers.get(cnpj)
+        return (c["razao_social"], c["url"]) if c else (cnpj, None)
+
+    who = _mapped(rows["transportadora_cnpj"], carrier)
+    place = [" — ".join(filter(None, [lo, "/".join(filter(None, [m, uf]))])) or None
+             for lo, m, uf in zip(rows["local"].tolist(), rows["municipio"].tolist(), rows["uf"].tolist())]
+    columns = [
+        rows["numero_auto"].tolist(),
+        [w[0] for w in who], [w[1] for w in who],
+        [p or None for p in rows["linha_prefixo"].tolist()],
+        _mapped(rows["linha_prefixo"], lambda p: urls.url("linha", slug=slugify(p)) if p else None),
+        _iso(rows["data_hora"], "%Y-%m-%dT%H:%M"),
+        place,
+        rows["enquadramento"].tolist(),
+        _mapped(rows["enquadramento"], clausula_url),
+        rows["grupo"].tolist(),
+        _mapped(rows["penalidade"], lambda v: label("penalidade", v)),
+        _mapped(rows["valor_multa"], lambda v: cell(v, "number")),
+        _mapped(rows["situacao"], lambda v: label("situacao", v)),
+        _iso(rows["prazo_defesa"], "%Y-%m-%d"),
+        _iso(rows["prazo_recurso"], "%Y-%m-%d"),
+    ]
+    out: dict[str, dict[str, list]] = {}
+    for k, row in zip([every[i] for i in mine], zip(*columns)):
+        out.setdefault(k[-digits:], {})[k] = list(row)
+    for n in range(10 ** digits):
+        suffix = str(n).zfill(digits)
+        if ord(suffix[-1]) % parts == part:
+            out.setdefault(suffix, {})
+    return {f"busca/autos/{k}.json": dict(sorted(v.items())) for k, v in sorted(out.items())}

@@ -1,0 +1,86 @@
+"""The search page's static lookups: names ranked as ``busca.js`` ranks them (pipeline/site/names.py),
+notice numbers sharded by their last digits (pipeline/site/notices.py), Pagefind's filters, and the
+browser index kept byte-reproducible (pipeline/index/pagefind.py)."""
+
+from __future__ import annotations
+
+import json
+
+from bs4 import BeautifulSoup
+
+from pipeline.site import names, notices
+
+CITY, CARRIER = names.CITY, names.CARRIER
+CANDIDATES = [
+    ["ASSIS BRASIL", "Assis Brasil (AC)", "/cidades/ac/assis-brasil/", CITY],
+    ["BRASILIA", "Brasília (DF)", "/cidades/df/brasilia/", CITY],
+    ["BRASILIA DE MINAS", "Brasília de Minas (MG)", "/cidades/mg/brasilia-de-minas/", CITY],
+    ["UTB UNIAO TRANSPORTE BRASILIA LTDA", "UTB - UNIÃO TRANSPORTE BRASÍLIA LTDA.", "/transportadoras/3/", CARRIER],
+    ["AUTO VIACAO 1001 LTDA", "AUTO VIAÇÃO 1001 LTDA.", "/transportadoras/1/", CARRIER],
+    ["MIL E UM", "AUTO VIAÇÃO 1001 LTDA.", "/transportadoras/1/", CARRIER],  # its nome fantasia
+]
+
+
+def urls(typed: str) -> list[str]:
+    return [hit[2] for hit in names.rank(typed, CANDIDATES)]
+
+
+def test_the_name_itself_first_then_names_that_begin_with_it_then_the_rest():
+    assert urls("Brasília") == ["/cidades/df/brasilia/", "/cidades/mg/brasilia-de-minas/", "/transportadoras/3/"]
+    assert urls("brasilia de") == ["/cidades/mg/brasilia-de-minas/"]
+
+
+def test_a_number_in_a_name_finds_the_carrier_once():
+    assert urls("1001") == ["/transportadoras/1/"]
+    assert urls("mil") == ["/transportadoras/1/"]
+    assert urls("auto 1001") == ["/transportadoras/1/"]
+
+
+def test_each_word_typed_must_begin_a_word_of_the_name():
+    assert urls("bras") == ["/cidades/df/brasilia/", "/cidades/mg/brasilia-de-minas/", "/cidades/ac/assis-brasil/",
+                            "/transportadoras/3/"]
+    assert urls("rasilia") == [] and urls("  ") == []
+
+
+def test_notice_files_hold_about_a_hundred_numbers():
+    assert [notices.suffix_length(n) for n in (0, 30, 100, 1_000, 1_001, 500_000)] == [1, 1, 1, 1, 2, 4]
+
+
+def test_a_notice_is_filed_under_its_last_digits_with_its_record(site):
+    shard = json.loads((site / "busca" / "autos" / "1.json").read_text(encoding="utf-8"))
+    record = dict(zip(notices.FIELDS, shard["AI0001"]))
+    assert record["numero"] == "AI-0001"
+    assert (record["transportadora"], record["transportadora_url"]) == ("VIACAO CERRADO LTDA", "/transportadoras/11222333000181/")
+    assert (record["linha"], record["linha_url"]) == ("12-0140-00", "/linhas/12-0140-00/")
+    assert (record["enquadramento"], record["enquadramento_url"], record["grupo"]) == (
+        "78-IV-b", "/decreto/#art-78-inc-iv-al-b", "IV")
+    assert record["data_hora"] == "2026-03-02T14:30" and record["valor"] == 1500
+    assert record["local"] == "BR-040, km 12 — CALDAS NOVAS/GO"
+    # every numeric suffix has its file, so the page never asks for one in vain
+    assert sorted(p.stem for p in (site / "busca" / "autos").glob("*.json")) == [str(n) for n in range(10)]
+
+
+def test_record_pages_carry_their_search_filters(site):
+    page = BeautifulSoup((site / "linhas" / "12-0140-00" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    filters = {}
+    for span in page.find("main").select("[data-pagefind-filter]"):
+        filters.setdefault(span["data-pagefind-filter"], []).append(span.get_text())
+        assert span.find_parent(attrs={"data-pagefind-ignore": True}) is not None  # not in the indexed text
+    assert filters["tipo"] == ["Linha"] and filters["uf"] == ["DF", "GO"]
+    assert "VIACAO CERRADO LTDA" in filters["transportadora"] and filters["ambito"] == ["Interestadual"]
+
+
+def test_the_browser_index_is_the_same_bytes_however_pagefind_orders_its_filters(site, tmp_path):
+    import shutil
+
+    from pipeline.index import pagefind
+    from pipeline.site import urls as site_urls
+
+    again = tmp_path / "again"
+    shutil.copytree(site, again)
+    shutil.rmtree(again / "pagefind")
+    pagefind.index(again, site_urls.search_globs())
+    first = {p.relative_to(site): p.read_bytes() for p in (site / "pagefind").rglob("*") if p.is_file()}
+    second = {p.relative_to(again): p.read_bytes() for p in (again / "pagefind").rglob("*") if p.is_file()}
+    assert first.keys() == second.keys() and all(first[k] == second[k] for k in first)
+    assert list((site / "pagefind" / "filter").glob("*.pf_filter"))  # filters there to be ordered
