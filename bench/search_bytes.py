@@ -49,7 +49,7 @@ def measure(site: Path, first: str = "goiania", second: str = "brasilia") -> dic
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM))
             page = browser.new_page()
-            page.on("requestfinished", finished.append)
+            page.on("requestfinished", lambda request: finished.append(request))
 
             def taken() -> int:  # the bodies received since the last call
                 done_now = finished[:]

@@ -226,6 +226,7 @@ def test_a_filter_narrows_the_real_export_and_survives_a_reload(browser, real_ur
         everything = page.locator("#estado-busca").text_content()
         page.get_by_label("UF").select_option("RJ")
         expect(page.locator("#estado-busca")).not_to_have_text(everything)
+        expect(page.locator("#estado-busca")).to_contain_text("encontrad")  # not "Buscando…"
         expect(page).to_have_url(re.compile(r"uf=RJ"))
         narrowed = page.locator("#estado-busca").text_content()
         page.reload()

@@ -76,7 +76,9 @@ def test_every_link_asset_and_download_answers_under_the_sub_path(served):
     for name in ("linhas.csv", "linhas.json", "linhas.xlsx", "portal.sqlite", "pacote-completo.zip",
                  "datapackage.json"):
         assert f"/portal/dados/{name}" in downloads
-    assert "/portal/pagefind/pagefind-ui.js" in {urlparse(u).path for u in seen}
+    assert "/portal/tema/js/busca.js" in {urlparse(u).path for u in seen}
+    # the search page's script imports Pagefind's module from the sub-path (tema/js/busca.js)
+    assert fetch(origin + "/portal/pagefind/pagefind.js")[0] == 200
 
 
 def test_the_search_index_is_found_next_to_its_script(served):
