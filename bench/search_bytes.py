@@ -58,11 +58,13 @@ def measure(site: Path, first: str = "goiania", second: str = "brasilia") -> dic
 
             page.goto(f"{url}/busca/?q={first}")
             expect(page.locator("#estado-busca")).to_have_text(done, timeout=60_000)
+            page.wait_for_timeout(1000)  # the results' fragments load after the count is shown
             page.wait_for_load_state("networkidle")
             first_bytes = taken()
             page.locator("#q").fill(second)
             page.locator("#q").press("Enter")
             expect(page.locator("#estado-busca")).to_have_text(done, timeout=60_000)
+            page.wait_for_timeout(1000)  # the results' fragments load after the count is shown
             page.wait_for_load_state("networkidle")
             second_bytes = taken()
             notice, notice_bytes = a_notice(site), 0
@@ -70,7 +72,8 @@ def measure(site: Path, first: str = "goiania", second: str = "brasilia") -> dic
                 page.locator("#q").fill(notice)
                 page.locator("#q").press("Enter")
                 expect(page.locator("#auto-encontrado h2")).to_be_visible(timeout=60_000)
-                page.wait_for_load_state("networkidle")
+                page.wait_for_timeout(1000)  # the results' fragments load after the count is shown
+            page.wait_for_load_state("networkidle")
                 notice_bytes = taken()
             browser.close()
     finally:

@@ -7,12 +7,8 @@
   "use strict";
   var PAGE = 10;
 
-  function el(tag, text, attrs) {
-    var e = document.createElement(tag);
-    if (text !== null && text !== undefined) { e.textContent = text; }
-    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
-    return e;
-  }
+  var el = window.portal.el;
+
   // as pipeline/places fold(): accents, case and punctuation dropped
   function fold(typed) {
     return (typed || "").normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toUpperCase().replace(/[^A-Z0-9]+/g, " ").trim();
@@ -63,7 +59,7 @@
   window.addEventListener("DOMContentLoaded", function () {
     var form = document.getElementById("form-busca");
     if (!form) { return; }
-    var base = form.getAttribute("action").replace(/\/busca\/$/, "");
+    var base = window.portal.base(form);
     var digits = Number(form.getAttribute("data-autos-digitos")) || 1;
     // the files that exist (no request for one that does not)
     var nameFiles = (form.getAttribute("data-nomes") || "").split(" "), idFiles = (form.getAttribute("data-ids") || "").split(" ");

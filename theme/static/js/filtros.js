@@ -4,18 +4,13 @@
   "use strict";
   var MAX_ROWS = 500;
 
-  function el(tag, text, attrs) {
-    var node = document.createElement(tag);
-    if (text !== undefined && text !== null) { node.textContent = String(text); }
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    return node;
-  }
+  var el = window.portal.el;
 
   window.addEventListener("DOMContentLoaded", function () {
     var form = document.querySelector("form[data-filtros-linhas]");
     var out = document.getElementById("resultado-filtros");
     if (!form || !out || !window.fetch) { return; }
-    var base = (form.getAttribute("action") || "/linhas/").replace(/\/linhas\/$/, "");
+    var base = window.portal.base(form);
     var names = ["uf", "ambito", "categoria", "transportadora"];
 
     function show(state) {

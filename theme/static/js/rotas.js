@@ -9,12 +9,7 @@
       .replace(/[^A-Z0-9]+/g, " ").trim();
   }
 
-  function el(tag, text, attrs) {
-    var node = document.createElement(tag);
-    if (text !== undefined && text !== null) { node.textContent = String(text); }
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    return node;
-  }
+  var el = window.portal.el;
 
   // the site may be served from a sub-path: the form's action (/cidades/, rewritten with the site) says which
   var base = "";
@@ -108,7 +103,7 @@
     var form = document.querySelector("form[data-rotas]");
     var out = document.getElementById("resposta");
     if (!form || !out || !window.fetch) { return; }
-    base = (form.getAttribute("action") || "/cidades/").replace(/\/cidades\/$/, "");
+    base = window.portal.base(form);
     var places = getJSON(base + "/cidades/index.json");
     places.then(function (list) {
       var datalist = document.getElementById("lista-cidades");

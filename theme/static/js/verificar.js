@@ -5,7 +5,7 @@
     var form = document.querySelector("form[data-verificar]");
     var out = document.getElementById("resultado-verificacao");
     if (!form || !out || !window.fetch) { return; }
-    var base = (form.getAttribute("action") || "/verificar/").replace(/\/verificar\/$/, "");
+    var base = window.portal.base(form);
     function say(text, href) {
       out.textContent = "";
       var p = document.createElement("p");
