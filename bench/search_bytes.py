@@ -72,8 +72,8 @@ def measure(site: Path, first: str = "goiania", second: str = "brasilia") -> dic
                 page.locator("#q").fill(notice)
                 page.locator("#q").press("Enter")
                 expect(page.locator("#auto-encontrado h2")).to_be_visible(timeout=60_000)
-                page.wait_for_timeout(1000)  # the results' fragments load after the count is shown
-            page.wait_for_load_state("networkidle")
+                page.wait_for_timeout(1000)
+                page.wait_for_load_state("networkidle")
                 notice_bytes = taken()
             browser.close()
     finally:
