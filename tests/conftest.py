@@ -92,7 +92,7 @@ def sample_site(tmp_path_factory) -> Path:
     from pipeline import SAMPLE_DIR
 
     out = tmp_path_factory.mktemp("sample-site") / "site"
-    build(Settings(data=(SAMPLE_DIR,), out=out, as_of=date(2026, 11, 29), search_index=False))
+    build(Settings(data=(SAMPLE_DIR,), out=out, as_of=date(2026, 11, 29), whoosh_dir=out.parent / "busca"))
     return out
 
 

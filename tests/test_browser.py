@@ -150,6 +150,7 @@ def test_the_exact_name_comes_first_and_a_filter_narrows_and_survives_a_reload(t
     page = tab.page
     page.goto("/busca/?q=bras%C3%ADlia")
     expect(_first_result(page)).to_have_attribute("href", "/cidades/df/brasilia/")  # not a page that mentions it
+    page.get_by_text("Filtrar resultados").click()  # the filters load when asked for
     page.get_by_label("Tipo de registro").select_option("Linha")
     expect(page).to_have_url(re.compile(r"/busca/\?q=bras%C3%ADlia&tipo=Linha$"))
     expect(page.locator("#estado-busca")).to_contain_text("encontrad")
@@ -217,6 +218,47 @@ def test_the_obvious_record_comes_first_on_the_real_export(browser, real_url):
         page.context.close()
 
 
+@pytest.fixture(scope="module")
+def sample_url(sample_site):
+    """The build of the bundled (fictional) sample (conftest), served on 127.0.0.1."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(sample_site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_the_obvious_record_comes_first_on_the_bundled_sample(browser, sample_url):
+    """The sample has no Goiânia line and no carrier named 1001 (fictional carriers, a random draw of
+    places): the same questions with its own names."""
+    tab = _open(browser, sample_url)
+    page = tab.page
+    try:
+        for typed, href in [("Brasília", "/cidades/df/brasilia/"), ("seriema", "/transportadoras/65061699000145/"),
+                            ("00.862.895/0001-73", "/transportadoras/00862895000173/"),
+                            ("00862895000173", "/transportadoras/00862895000173/")]:
+            page.goto("/busca/?q=" + typed.replace("/", "%2F"))
+            expect(_first_result(page)).to_have_attribute("href", href)
+        page.goto("/busca/?q=01892901")
+        box = page.locator("#auto-encontrado")
+        expect(box.locator("h2")).to_have_text("Auto de infração nº 01892901")
+        expect(box.get_by_role("link", name="VIACAO SERIEMA LTDA")).to_have_attribute("href", "/transportadoras/65061699000145/")
+        page.goto("/busca/?q=brasilia")
+        expect(page.locator("#estado-busca")).to_contain_text("encontrad")
+        everything = page.locator("#estado-busca").text_content()
+        page.get_by_text("Filtrar resultados").click()
+        page.get_by_label("UF").select_option("GO")
+        expect(page.locator("#estado-busca")).not_to_have_text(everything)
+        expect(page.locator("#estado-busca")).to_contain_text("encontrad")
+        narrowed = page.locator("#estado-busca").text_content()
+        page.reload()
+        expect(page.get_by_label("UF")).to_have_value("GO")
+        expect(page.locator("#estado-busca")).to_have_text(narrowed)
+        assert tab.console_errors == []
+    finally:
+        page.context.close()
+
+
 def test_a_filter_narrows_the_real_export_and_survives_a_reload(browser, real_url):
     tab = _open(browser, real_url)
     page = tab.page
@@ -224,6 +266,7 @@ def test_a_filter_narrows_the_real_export_and_survives_a_reload(browser, real_ur
         page.goto("/busca/?q=sao+paulo")
         expect(page.locator("#estado-busca")).to_contain_text("encontrad")
         everything = page.locator("#estado-busca").text_content()
+        page.get_by_text("Filtrar resultados").click()
         page.get_by_label("UF").select_option("RJ")
         expect(page.locator("#estado-busca")).not_to_have_text(everything)
         expect(page.locator("#estado-busca")).to_contain_text("encontrad")  # not "Buscando…"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 
 from ..identifiers import slugify
@@ -44,9 +45,11 @@ def _mapped(column: pd.Series, fn) -> list:
     return once_per_value(fn, column.tolist())
 
 
-def _iso(column: pd.Series, fmt: str) -> list:
-    text = pd.to_datetime(column, errors="coerce").dt.strftime(fmt)
-    return [None if t != t else t for t in text.tolist()]
+def _iso(column: pd.Series, unit: str) -> list:
+    """ISO text of each date (``unit="D"``) or date and time to the minute (``"m"``), None where empty:
+    numpy's vectorised formatting (pandas' strftime runs per value)."""
+    values = pd.to_datetime(column, errors="coerce").to_numpy(dtype="datetime64[ns]")
+    return [None if t == "NaT" else t for t in np.datetime_as_string(values, unit=unit).tolist()]
 
 
 def shards(data, label, digits: int, part: int = 0, parts: int = 1) -> dict[str, dict[str, list]]:
@@ -72,7 +75,7 @@ def shards(data, label, digits: int, part: int = 0, parts: int = 1) -> dict[str,
         [w[0] for w in who], [w[1] for w in who],
         [p or None for p in rows["linha_prefixo"].tolist()],
         _mapped(rows["linha_prefixo"], lambda p: urls.url("linha", slug=slugify(p)) if p else None),
-        _iso(rows["data_hora"], "%Y-%m-%dT%H:%M"),
+        _iso(rows["data_hora"], "m"),
         place,
         rows["enquadramento"].tolist(),
         _mapped(rows["enquadramento"], clausula_url),
@@ -80,12 +83,12 @@ def shards(data, label, digits: int, part: int = 0, parts: int = 1) -> dict[str,
         _mapped(rows["penalidade"], lambda v: label("penalidade", v)),
         _mapped(rows["valor_multa"], lambda v: cell(v, "number")),
         _mapped(rows["situacao"], lambda v: label("situacao", v)),
-        _iso(rows["prazo_defesa"], "%Y-%m-%d"),
-        _iso(rows["prazo_recurso"], "%Y-%m-%d"),
+        _iso(rows["prazo_defesa"], "D"),
+        _iso(rows["prazo_recurso"], "D"),
     ]
     out: dict[str, dict[str, list]] = {}
     for k, row in zip([every[i] for i in mine], zip(*columns)):
-        out.setdefault(k[-digits:], {})[k] = list(row)
+        out.setdefault(k[-digits:], {})[k] = row  # a tuple: written as a JSON array
     for n in range(10 ** digits):
         suffix = str(n).zfill(digits)
         if ord(suffix[-1]) % parts == part:

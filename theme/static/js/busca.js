@@ -178,14 +178,27 @@
         if (params.get(s.name)) { s.value = params.get(s.name); }
         s.addEventListener("change", search);
       });
-      document.getElementById("filtros-busca").hidden = false;
+    }
+
+    // the filters' values (with counts) load when the box is opened, or at once when the address names one
+    var filtersBox = document.getElementById("filtros-busca"), filtersLoaded = null;
+    function loadFilters() {
+      if (!filtersLoaded) { filtersLoaded = pagefind.filters().then(fillFilters); }
+      return filtersLoaded;
     }
 
     form.addEventListener("submit", function (ev) { ev.preventDefault(); search(); });
     more.addEventListener("click", function () { showMore(run); });
     import(base + "/pagefind/pagefind.js").then(function (pf) {
       pagefind = pf;
-      return pf.options({ baseUrl: base + "/" }).then(function () { return pf.filters(); }).then(fillFilters);
+      return pf.options({ baseUrl: base + "/" }).then(function () {
+        filtersBox.hidden = false;
+        filtersBox.addEventListener("toggle", function () { if (filtersBox.open) { loadFilters(); } });
+        if (selects.some(function (s) { return params.get(s.name); })) {
+          filtersBox.open = true;
+          return loadFilters();
+        }
+      });
     }).catch(function () { pagefind = null; }).then(search);
   });
 }());
