@@ -22,7 +22,7 @@ from .publish.background import Background, BackgroundError
 from .read import read_source
 from .schema import Schema, load_schema
 from .settings import Settings
-from .site import urls
+from .site import discovery, urls
 from .site.context import SiteData
 from .site.links import rebase
 from .validate import Report, validate
@@ -121,6 +121,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                     if settings.search_index else None
                 pages = render(site, settings, staging)
                 rebase(staging, settings.base_path)
+                discovery.write(staging, settings.site_url, settings.as_of)  # robots.txt, sitemap.xml
             published.start_later()  # the XLSX workbooks, beside Pagefind
             if settings.search_index:
                 with progress.stage("índice de busca"):

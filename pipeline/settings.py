@@ -16,6 +16,7 @@ from .folders import refusal
 from .parallel import workers_default
 
 BASE_PATH = re.compile(r"(/[A-Za-z0-9._~-]+)*")  # a sub-path the site is served from: "" or /portal
+SITE_URL = re.compile(r"(https?://[A-Za-z0-9.-]+(?::\d+)?)((?:/[A-Za-z0-9._~-]+)*)/?")  # where it is published
 
 
 class SettingsError(ValueError):
@@ -46,6 +47,11 @@ class Settings:
         default="",
         metadata={"help": "caminho sob o qual o site é servido, como /portal (GitHub Pages de projeto); vazio: a raiz"},
     )
+    site_url: str = field(
+        default="",
+        metadata={"help": "endereço público do site, como https://portal.exemplo.gov.br/portal: dá as URLs absolutas "
+                          "do sitemap.xml e do robots.txt (e o --base-path, se este não for dado); vazio: sem sitemap"},
+    )
     search_index: bool = field(default=True, metadata={"help": "gera o índice Pagefind da busca no navegador"})
     whoosh_dir: Path = field(default=PROJECT_ROOT / ".cache" / "busca", metadata={
         "help": "pasta do índice Whoosh da busca por linha de comando (não publicado)"})
@@ -66,6 +72,16 @@ class Settings:
         base = self.base_path.rstrip("/")
         if not BASE_PATH.fullmatch(base):
             raise SettingsError(f'--base-path "{self.base_path}" deve ser vazio ou como /portal (letras, dígitos, . _ ~ -)')
+        if self.site_url:
+            m = SITE_URL.fullmatch(self.site_url)
+            if not m:
+                raise SettingsError(f'--site-url "{self.site_url}" deve ser como https://portal.exemplo.gov.br ou '
+                                    "https://exemplo.github.io/portal (sem ?, # nem espaços)")
+            if base and base != m[2]:
+                raise SettingsError(f'--site-url "{self.site_url}" e --base-path "{self.base_path}" não combinam: '
+                                    f"o caminho do endereço público é {m[2] or '/'}")
+            base = m[2]
+            object.__setattr__(self, "site_url", m[1] + m[2])
         object.__setattr__(self, "base_path", base)
         for folder in data:
             if not folder.is_dir():
