@@ -70,15 +70,19 @@ def browser():
         browser.close()
 
 
-@pytest.fixture(scope="session")
-def base_url(site) -> str:
-    """``site`` (conftest) is the session's build of tests/fixtures/pacote-minimo as of 2026-06-30."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+def _serve(folder):
+    """Serve ``folder`` on 127.0.0.1 for as long as the fixture that yields from this lives."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture(scope="session")
+def base_url(site) -> str:
+    """``site`` (conftest) is the session's build of tests/fixtures/pacote-minimo as of 2026-06-30."""
+    yield from _serve(site)
 
 
 @dataclass
@@ -218,14 +222,28 @@ def test_the_obvious_record_comes_first_on_the_real_export(browser, real_url):
         page.context.close()
 
 
+def _uf_filter_narrows_and_survives_a_reload(page: Page, query: str, uf: str) -> None:
+    """``query``'s count changes when the UF filter is set, the filter is in the address, and a reload
+    gives the same filter and the same count."""
+    page.goto("/busca/?q=" + query)
+    status = page.locator("#estado-busca")
+    expect(status).to_contain_text("encontrad")
+    everything = status.text_content()
+    page.get_by_text("Filtrar resultados").click()  # the filters load when asked for
+    page.get_by_label("UF").select_option(uf)
+    expect(status).not_to_have_text(everything)
+    expect(status).to_contain_text("encontrad")  # not the interim "Buscando…"
+    expect(page).to_have_url(re.compile(f"uf={uf}"))
+    narrowed = status.text_content()
+    page.reload()
+    expect(page.get_by_label("UF")).to_have_value(uf)
+    expect(status).to_have_text(narrowed)
+
+
 @pytest.fixture(scope="module")
 def sample_url(sample_site):
     """The build of the bundled (fictional) sample (conftest), served on 127.0.0.1."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(sample_site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    yield from _serve(sample_site)
 
 
 def test_the_obvious_record_comes_first_on_the_bundled_sample(browser, sample_url):
@@ -243,17 +261,7 @@ def test_the_obvious_record_comes_first_on_the_bundled_sample(browser, sample_ur
         box = page.locator("#auto-encontrado")
         expect(box.locator("h2")).to_have_text("Auto de infração nº 01892901")
         expect(box.get_by_role("link", name="VIACAO SERIEMA LTDA")).to_have_attribute("href", "/transportadoras/65061699000145/")
-        page.goto("/busca/?q=brasilia")
-        expect(page.locator("#estado-busca")).to_contain_text("encontrad")
-        everything = page.locator("#estado-busca").text_content()
-        page.get_by_text("Filtrar resultados").click()
-        page.get_by_label("UF").select_option("GO")
-        expect(page.locator("#estado-busca")).not_to_have_text(everything)
-        expect(page.locator("#estado-busca")).to_contain_text("encontrad")
-        narrowed = page.locator("#estado-busca").text_content()
-        page.reload()
-        expect(page.get_by_label("UF")).to_have_value("GO")
-        expect(page.locator("#estado-busca")).to_have_text(narrowed)
+        _uf_filter_narrows_and_survives_a_reload(page, "brasilia", "GO")
         assert tab.console_errors == []
     finally:
         page.context.close()
@@ -263,18 +271,7 @@ def test_a_filter_narrows_the_real_export_and_survives_a_reload(browser, real_ur
     tab = _open(browser, real_url)
     page = tab.page
     try:
-        page.goto("/busca/?q=sao+paulo")
-        expect(page.locator("#estado-busca")).to_contain_text("encontrad")
-        everything = page.locator("#estado-busca").text_content()
-        page.get_by_text("Filtrar resultados").click()
-        page.get_by_label("UF").select_option("RJ")
-        expect(page.locator("#estado-busca")).not_to_have_text(everything)
-        expect(page.locator("#estado-busca")).to_contain_text("encontrad")  # not "Buscando…"
-        expect(page).to_have_url(re.compile(r"uf=RJ"))
-        narrowed = page.locator("#estado-busca").text_content()
-        page.reload()
-        expect(page.get_by_label("UF")).to_have_value("RJ")
-        expect(page.locator("#estado-busca")).to_have_text(narrowed)
+        _uf_filter_narrows_and_survives_a_reload(page, "sao+paulo", "RJ")
     finally:
         page.context.close()
 
@@ -420,11 +417,7 @@ def subpath_url(tmp_path_factory):
     root = tmp_path_factory.mktemp("pages")
     build(Settings(data=(MINIMAL,), out=root / "portal", as_of=date(2026, 6, 30), base_path="/portal",
                    whoosh_dir=root / "busca"))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(root)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    yield from _serve(root)
 
 
 def test_search_works_under_a_sub_path(browser, subpath_url):
@@ -449,11 +442,7 @@ def test_search_works_under_a_sub_path(browser, subpath_url):
 @pytest.fixture(scope="module")
 def real_url(real_only_site):
     """The build of the real 2021 export (conftest), served on 127.0.0.1."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(real_only_site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    yield from _serve(real_only_site)
 
 
 def test_de_para_answers_sao_paulo_to_rio_from_the_real_export_and_survives_a_reload(browser, real_url, real_package):
