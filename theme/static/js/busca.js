@@ -9,10 +9,7 @@
 
   var el = window.portal.el;
 
-  // as pipeline/places fold(): accents, case and punctuation dropped
-  function fold(typed) {
-    return (typed || "").normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toUpperCase().replace(/[^A-Z0-9]+/g, " ").trim();
-  }
+  var fold = window.portal.fold;
   function getJSON(url) {
     return fetch(url).then(function (resp) { return resp.ok ? resp.json() : null; }).catch(function () { return null; });
   }

@@ -3,9 +3,7 @@
 // The search page (busca.js) and the 404 page call window.portalIds(typed, base).
 (function () {
   "use strict";
-  function key(typed) {
-    return (typed || "").normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toUpperCase().replace(/[^A-Z0-9]+/g, "");
-  }
+  function key(typed) { return window.portal.fold(typed).replace(/ /g, ""); }
   window.portalIds = function (typed, base) {
     var k = key(typed);
     if (k.length < 4 || !/[0-9]/.test(k)) { return Promise.resolve(null); }

@@ -4,11 +4,7 @@
   "use strict";
   var DIAS = ["Seg", "Ter", "Qua", "Qui", "Sex", "Sáb", "Dom"];
 
-  function fold(text) {
-    return (text || "").normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toUpperCase()
-      .replace(/[^A-Z0-9]+/g, " ").trim();
-  }
-
+  var fold = window.portal.fold;
   var el = window.portal.el;
 
   // the site may be served from a sub-path: the form's action (/cidades/, rewritten with the site) says which
