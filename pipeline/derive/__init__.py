@@ -19,7 +19,7 @@ from ..legal import promocoes as promo
 from ..legal.tarifas import FareHistory
 from ..read import SourceTable
 from ..schema import Schema
-from . import findings
+from . import findings, joins
 from . import municipios as places
 from .completeness import completeness
 from .typed import typed_frame
@@ -127,6 +127,8 @@ def derive(
     derive_infracoes(t["infracoes"], t["enquadramentos"])
     places.add_codes(t["linhas"])
     places.add_codes(t["secoes"])
+    for name, table in schema.tables.items():
+        joins.add(t[name], table, t, schema)
     fonte = schema.provenance_field["name"]
     for name, table in schema.tables.items():
         source = accepted[name]
@@ -136,6 +138,7 @@ def derive(
         t[name] = t[name][[*table.published_field_names, fonte]].reset_index(drop=True)
     covered = {n for n in schema.tables if coverage is None or coverage.get(n)}
     achados, unchecked = findings.find(t, schema, covered)
+    joins.add(achados, schema.published_tables["achados"], t, schema)
     t["achados"] = achados
     t["municipios"] = places.municipios(t["linhas"], t["secoes"],
                                         schema.published_tables["municipios"].field_names)

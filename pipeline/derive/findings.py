@@ -181,11 +181,25 @@ def find(
     that could not run because no source covers one of its input tables, those tables. A rule that
     did not run says nothing: its silence is never a "no finding"."""
     columns = [f["name"] for f in schema.published_tables["achados"].fields]
+    carriers = _carrier_of(tables, schema)
     rows, unchecked = [], {}
     for r in RULES:
         missing = [name for name in r.tabelas if covered is not None and name not in covered]
         if missing:
             unchecked[r.slug] = missing
             continue
-        rows += [(r.slug, r.artigo, tabela, chave, descricao) for tabela, chave, descricao in r.fn(tables)]
-    return pd.DataFrame(rows, columns=columns, dtype=object), unchecked
+        rows += [{"regra": r.slug, "regra_titulo": r.titulo, "artigo": r.artigo, "tabela": tabela, "chave": chave,
+                  "transportadora_cnpj": carriers.get(tabela, {}).get(chave, ""), "descricao": descricao}
+                 for tabela, chave, descricao in r.fn(tables)]
+    return pd.DataFrame([[row.get(c) for c in columns] for row in rows], columns=columns, dtype=object), unchecked
+
+
+def _carrier_of(tables: dict[str, pd.DataFrame], schema: Schema) -> dict[str, dict[str, str]]:
+    """For each table with a one-field key and a ``transportadora_cnpj``: key -> the carrier's CNPJ (the
+    carrier a finding on that record concerns)."""
+    out = {}
+    for name, df in tables.items():
+        key = schema[name].primary_key if name in schema.tables else []
+        if len(key) == 1 and "transportadora_cnpj" in df.columns:
+            out[name] = dict(zip(df[key[0]], df["transportadora_cnpj"]))
+    return out

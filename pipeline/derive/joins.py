@@ -1,0 +1,31 @@
+"""Names beside codes: the fields a schema declares as copied from another table (``"x-juncao"``), so that
+a journalist reading ``infracoes.csv`` sees the carrier's name beside its CNPJ without a join of their own.
+
+A field ``{"x-juncao": {"campo": "transportadora_cnpj", "tabela": "transportadoras", "coluna": "razao_social"}}``
+takes, for each row, ``coluna`` of the row of ``tabela`` whose primary key equals the row's ``campo``; empty
+when there is none (an uncovered or missing carrier: the name is unknown, never invented).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..schema import Schema, Table
+
+
+def joined_fields(table: Table) -> list[dict]:
+    return [f for f in table.fields + table.derived_fields if "x-juncao" in f]
+
+
+def add(df: pd.DataFrame, table: Table, tables: dict[str, pd.DataFrame], schema: Schema) -> None:
+    """Fill ``df``'s joined fields in place from ``tables`` (the typed frames by name)."""
+    for f in joined_fields(table):
+        join = f["x-juncao"]
+        parent = tables.get(join["tabela"])
+        key = schema[join["tabela"]].primary_key
+        if parent is None or len(key) != 1 or parent.empty:
+            lookup = {}
+        else:
+            lookup = dict(zip(parent[key[0]], parent[join["coluna"]]))
+        df[f["name"]] = pd.Series(df[join["campo"]].map(lookup).tolist() if len(df) else [],
+                                  index=df.index, dtype=object)
