@@ -11,11 +11,19 @@ from ..derive import Derived
 from ..identifiers import mask_cpf
 from ..schema import Schema
 from ..validate import Report
-from . import archive, database, datapackage, spreadsheet, tabular
+from . import archive, columnar, database, datapackage, spreadsheet, tabular
 from .background import Background
 
 PACKAGE_ZIP = "pacote-completo.zip"
 DATABASE = "portal.sqlite"
+DATASETTE_METADATA = "metadata.json"
+# each table's files besides the CSV the descriptor points to: (suffix, format's name, media type)
+FORMATS = [
+    ("csv", "CSV", "text/csv"),
+    ("json", "JSON", "application/json"),
+    ("parquet", "Parquet", "application/vnd.apache.parquet"),
+    ("xlsx", "XLSX", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+]
 
 
 class Published:
@@ -49,7 +57,7 @@ class Published:
 
 
 def publish(derived: Derived, report: Report, schema: Schema, out: Path, progress=None, *,
-            in_background: bool = False) -> Published:
+            in_background: bool = False, site_url: str = "") -> Published:
     """Write every download into ``out``. With ``in_background`` the files are written by forked
     processes while the caller goes on: CSV, JSON, SQLite and the zip start now (the pages render
     meanwhile); the XLSX workbooks, when the caller calls :meth:`Published.start_later` (the build does
@@ -65,7 +73,7 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(mask_cpf(source.relatorio.read_text(encoding="utf-8")), encoding="utf-8")
             entry["x-relatorio-de-ingestao"] = target.relative_to(out).as_posix()
-    descriptor = datapackage.published_descriptor(schema, derived.as_of, sources, report.fictional)
+    descriptor = datapackage.published_descriptor(schema, derived.as_of, sources, report.fictional, site_url)
     resources = descriptor["resources"]
 
     def spreadsheets() -> None:
@@ -77,10 +85,12 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
         for done, resource in enumerate(resources, 1):
             df = tables[resource["name"]]
             tabular.write_csv(df, resource, out / resource["path"])
+            resource.update(datapackage.size_and_hash(out / resource["path"]))  # in this process's copy
             tabular.write_json(df, resource, out / f"{resource['name']}.json")
+            columnar.write_parquet(df, resource, out / f"{resource['name']}.parquet")
             if progress is not None:
                 progress.advance(done, len(resources) + 1)
-        _write_rest(derived, report, descriptor, tables, out)
+        _write_rest(derived, report, descriptor, tables, out, lambda name: name not in schema.tables or report.covered(name))
         if progress is not None:
             progress.advance(len(resources) + 1, len(resources) + 1)
 
@@ -91,12 +101,13 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
     return Published(descriptor, [Background.start(the_rest)], later=spreadsheets)
 
 
-def _write_rest(derived: Derived, report: Report, descriptor: dict, tables: dict, out: Path) -> None:
+def _write_rest(derived: Derived, report: Report, descriptor: dict, tables: dict, out: Path, covered) -> None:
     resources = descriptor["resources"]
     datapackage.write_json(descriptor, out / "datapackage.json")
     datapackage.write_json(
         {**report.to_dict(), "completude": derived.completeness,
          "regras_nao_verificadas": derived.unchecked}, out / "validacao.json")
-    database.write_sqlite(tables, descriptor, out / DATABASE)
+    database.write_sqlite(tables, descriptor, out / DATABASE, covered)
+    database.write_metadata(descriptor, out / DATASETTE_METADATA, Path(DATABASE).stem)
     members = [out / "datapackage.json"] + [out / r["path"] for r in resources]
     archive.write_zip(out / PACKAGE_ZIP, members, out)

@@ -1,34 +1,133 @@
-"""All tables in one SQLite database, typed by the published schema, with primary keys."""
+"""All tables in one SQLite database, made with ``sqlite-utils`` from the published schema, for
+``sqlite3`` users and for Datasette (``datasette portal.sqlite -m metadata.json``):
+
+- each table with its primary key (NOT NULL) and the schema's other required columns NOT NULL;
+- the schema's foreign keys, declared (``PRAGMA foreign_key_check`` is empty: the validation refused
+  every dangling reference, and a reference to a table no source covers is left undeclared, since that
+  table is empty here and the key is unknown rather than wrong) and indexed;
+- a full-text index (FTS5) on the text columns the schema lists under ``x-busca-texto``;
+- ``metadata.json`` beside it: titles, descriptions, licence, sources, column descriptions, the column
+  that names a row (``x-rotulo``: Datasette shows it beside a link) and the full-text tables.
+
+The rows go in through the connection's ``executemany`` in chunks (the national infractions are
+500,000 rows; one dict per row, as ``insert_all`` wants, cost twice the time); sqlite-utils declares the
+tables, keys, indexes and FTS. Money is REAL, dates ISO text, booleans 0/1.
+"""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
 import pandas as pd
+import sqlite_utils
 
 from ..read.source import once_per_value
-from .tabular import cell, chunks
+from .tabular import cell, chunks, kinds
 
-_SQL_TYPES = {"integer": "INTEGER", "number": "REAL", "boolean": "INTEGER"}
+_TYPES = {"integer": int, "number": float, "boolean": int, "money": float}
 
 
-def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path) -> None:
+def _key(resource: dict) -> list[str]:
+    pk = resource["schema"].get("primaryKey") or []
+    return [pk] if isinstance(pk, str) else list(pk)
+
+
+def _foreign_keys(resource: dict, present: set[str], covered) -> list[tuple[str, str, str]]:
+    out = []
+    for fk in resource["schema"].get("foreignKeys", []):
+        fields = fk["fields"] if isinstance(fk["fields"], list) else [fk["fields"]]
+        ref = fk["reference"]["fields"]
+        ref = ref if isinstance(ref, list) else [ref]
+        other = fk["reference"]["resource"] or resource["name"]
+        if len(fields) == 1 and other in present and covered(other):
+            out.append((fields[0], other, ref[0]))
+    return out
+
+
+def _referenced_first(resources: list[dict]) -> list[dict]:
+    """The resources in an order where each table comes after those its foreign keys reference (the
+    package's own order otherwise): sqlite-utils checks a reference when it creates the table."""
+    names = {r["name"] for r in resources}
+    done, order, pending = set(), [], list(resources)
+    while pending:
+        for r in pending:
+            refs = {fk["reference"]["resource"] for fk in r["schema"].get("foreignKeys", [])} & names
+            if refs <= done | {r["name"]}:
+                break
+        else:
+            r = pending[0]  # a cycle: never in this package; keep going rather than loop
+        pending.remove(r)
+        done.add(r["name"])
+        order.append(r)
+    return order
+
+
+def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, covered=lambda name: True) -> None:
+    """``covered(table)`` says whether a source supplied the table (see the module's note on keys)."""
     path.unlink(missing_ok=True)
-    con = sqlite3.connect(path)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode = OFF")
+    conn.execute("PRAGMA synchronous = OFF")
+    db = sqlite_utils.Database(conn)
+    present = {r["name"] for r in descriptor["resources"]}
     try:
-        for resource in descriptor["resources"]:
-            fields = [(f["name"], f.get("type", "string")) for f in resource["schema"]["fields"]]
-            cols = ", ".join(f'"{n}" {_SQL_TYPES.get(t, "TEXT")}' for n, t in fields)
-            pk = resource["schema"].get("primaryKey")
-            if pk:
-                cols += ", PRIMARY KEY (" + ", ".join(f'"{k}"' for k in ([pk] if isinstance(pk, str) else pk)) + ")"
-            con.execute(f'CREATE TABLE "{resource["name"]}" ({cols})')
-            df = tables[resource["name"]]
+        for resource in _referenced_first(descriptor["resources"]):
+            name, fields = resource["name"], kinds(resource)
+            required = {f["name"] for f in resource["schema"]["fields"] if (f.get("constraints") or {}).get("required")}
+            pk = _key(resource)
+            fks = _foreign_keys(resource, present, covered)
+            db[name].create({n: _TYPES.get(t, str) for n, t in fields}, pk=pk or None,
+                            not_null=set(pk) | required, foreign_keys=fks)
+            df = tables[name]
             marks = ", ".join("?" for _ in fields)
             for part in chunks(df):
-                con.executemany(f'INSERT INTO "{resource["name"]}" VALUES ({marks})',
-                                zip(*(once_per_value(lambda v, t=t: cell(v, t), part[n].tolist()) for n, t in fields)))
-        con.commit()
+                conn.executemany(f'INSERT INTO "{name}" VALUES ({marks})',
+                                 zip(*(once_per_value(lambda v, t=t: cell(v, t), part[n].tolist()) for n, t in fields)))
+            for column, _, _ in fks:
+                db[name].create_index([column], find_unique_name=True)
+            text = resource.get("x-busca-texto")
+            if text:
+                db[name].enable_fts(text, fts_version="FTS5", create_triggers=False, replace=True)
+                db[name].populate_fts(text)
+        conn.commit()
     finally:
-        con.close()
+        conn.close()
+
+
+def metadata(descriptor: dict, database: str = "portal") -> dict:
+    """Datasette's ``metadata.json`` for the database, from the published descriptor."""
+    licence = descriptor["licenses"][0]
+    sources = descriptor.get("sources") or []
+    tables = {}
+    for r in descriptor["resources"]:
+        entry = {
+            "title": r.get("title", r["name"]),
+            "description": r.get("description", ""),
+            "columns": {f["name"]: " — ".join(x for x in (f.get("title"), f.get("description")) if x)
+                        for f in r["schema"]["fields"]},
+        }
+        if r.get("x-rotulo"):
+            entry["label_column"] = r["x-rotulo"]
+        if r.get("x-busca-texto"):
+            entry["fts_table"] = f"{r['name']}_fts"
+            entry["fts_pk"] = "rowid"
+        tables[r["name"]] = entry
+    meta = {
+        "title": descriptor["title"],
+        "description": descriptor["description"],
+        "license": licence["title"],
+        "license_url": licence["path"],
+        "databases": {database: {"tables": tables}},
+    }
+    if sources:
+        meta["source"] = "; ".join(s.get("title", s.get("name", "")) for s in sources)
+        urls = [s["path"] for s in sources if s.get("path")]
+        if urls:
+            meta["source_url"] = urls[0]
+    return meta
+
+
+def write_metadata(descriptor: dict, path: Path, database: str = "portal") -> None:
+    path.write_text(json.dumps(metadata(descriptor, database), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from datetime import date
 from pathlib import Path
@@ -19,8 +20,32 @@ LICENSE = {
 FICTIONAL_LABEL = "Dados fictícios, para demonstração"
 
 
+PORTAL = "Portal do transporte rodoviário interestadual de passageiros"
+
+
+def citation(title: str, as_of: date, site_url: str = "") -> str:
+    """The suggested citation (ABNT-like): who, what, which release, where, under which licence."""
+    where = f" Disponível em: <{site_url}/dados/>." if site_url else ""
+    return (f"{PORTAL}. {title}. Versão {as_of.isoformat()}.{where} "
+            f"Licença {LICENSE['title']} ({LICENSE['name']}).")
+
+
+def sha256(path: Path) -> str:
+    """A file's SHA-256, hex, read a megabyte at a time."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def size_and_hash(path: Path) -> dict:
+    """A file's ``bytes`` and ``hash`` as a Data Package resource states them (``sha256:<hex>``)."""
+    return {"bytes": path.stat().st_size, "hash": f"sha256:{sha256(path)}"}
+
+
 def published_descriptor(schema: Schema, as_of: date, sources: list[dict] | None = None,
-                         fictional: bool = False) -> dict:
+                         fictional: bool = False, site_url: str = "") -> dict:
     """Each published table with its fields; derived fields are marked ``"derived": true`` and the
     source tables end with the ``fonte`` of each row. ``sources`` are the build's sources (entries of
     ``sources``); a build with a fictional source says so in the package's and every table's title."""
@@ -49,6 +74,9 @@ def published_descriptor(schema: Schema, as_of: date, sources: list[dict] | None
                 "mediatype": "text/csv",
                 "encoding": "utf-8",
                 "schema": table_schema,
+                # for the SQLite database and Datasette (pipeline/publish/database.py): the text columns
+                # of its full-text index, and the column that names a row where another table links to it
+                **{k: copy.deepcopy(r[k]) for k in ("x-busca-texto", "x-rotulo") if k in r},
             }
         )
     return {
@@ -65,6 +93,7 @@ def published_descriptor(schema: Schema, as_of: date, sources: list[dict] | None
         "x-data-de-referencia": as_of.isoformat(),
         "x-data-de-referencia-descricao": "data dos cálculos (situações, prazos, vigências), não a data dos dados: "
                                           "a data de cada fonte está em sources",
+        "x-citacao": citation(mark + src["title"], as_of, site_url),
         "resources": resources,
     }
 

@@ -2,7 +2,9 @@
 
 In CSV, text cells that begin with ``=``, ``+``, ``-``, ``@`` (or a tab or carriage return) are
 prefixed with ``'`` so that a spreadsheet shows them as text instead of running them as formulas
-(data contract, Output). JSON keeps every value as it is.
+(data contract, Output). JSON keeps every value as it is. Money (fields marked ``"x-moeda": "BRL"`` in the
+schema) prints in CSV with two decimals always (``255.00``, ``137.70``), so a column reads the same in
+every row and no tool drops the cents.
 """
 
 from __future__ import annotations
@@ -26,6 +28,15 @@ def neutralise(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
+MONEY = "money"  # the kind of a number field marked "x-moeda": see kinds()
+
+
+def kinds(resource: dict) -> list[tuple[str, str]]:
+    """``(name, kind)`` of each published field: its Table Schema type, or ``"money"`` for a number
+    the schema marks as an amount in reais (``"x-moeda": "BRL"``)."""
+    return [(f["name"], MONEY if f.get("x-moeda") else f.get("type", "string")) for f in resource["schema"]["fields"]]
+
+
 def cell(value, field_type: str):
     """A typed value as its JSON form: ISO dates, true/false, numbers, or None."""
     if value is None or value == "" or (isinstance(value, float) and value != value):
@@ -36,7 +47,7 @@ def cell(value, field_type: str):
         return value.isoformat()
     if field_type == "integer":
         return int(value)
-    if field_type == "number":
+    if field_type in ("number", MONEY):
         return int(value) if float(value).is_integer() else float(value)
     return value
 
@@ -49,11 +60,9 @@ def csv_text(value, field_type: str) -> str:
         return "true" if v else "false"
     if field_type == "string":
         return neutralise(str(v))
+    if field_type == MONEY:
+        return f"{v:.2f}"
     return str(v)
-
-
-def _fields(resource: dict) -> list[tuple[str, str]]:
-    return [(f["name"], f.get("type", "string")) for f in resource["schema"]["fields"]]
 
 
 def chunks(df: pd.DataFrame, size: int = 20_000):
@@ -62,7 +71,7 @@ def chunks(df: pd.DataFrame, size: int = 20_000):
 
 
 def write_csv(df: pd.DataFrame, resource: dict, path: Path) -> None:
-    fields = _fields(resource)
+    fields = kinds(resource)
     with open(path, "w", encoding="utf-8", newline="") as fh:
         w = csv.writer(fh, lineterminator="\r\n")  # RFC 4180: CR and LF inside a cell get quoted
         w.writerow([n for n, _ in fields])
@@ -75,7 +84,7 @@ def write_json(df: pd.DataFrame, resource: dict, path: Path) -> None:
     line by line (500,000 infractions no longer become one string of a quarter of a gigabyte). Each
     distinct value is encoded once and each record is filled into a template of its keys."""
     encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-    fields = _fields(resource)
+    fields = kinds(resource)
     template = "{" + ",".join(encode(n).replace("%", "%%") + ":%s" for n, _ in fields) + "}"
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write("[")
