@@ -16,8 +16,10 @@ $(STAMP): requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	rm -f $(VENV)/.installed-* && touch $@
 
+SITE_URL ?=
+ANTERIOR ?=
 site: $(STAMP)
-	$(BIN)/python -m pipeline build --data $(DATA) --out $(OUT) $(if $(AS_OF),--as-of $(AS_OF))
+	$(BIN)/python -m pipeline build --data $(DATA) --out $(OUT) $(if $(AS_OF),--as-of $(AS_OF)) $(if $(SITE_URL),--site-url $(SITE_URL)) $(if $(ANTERIOR),--anterior $(ANTERIOR))
 
 # The nightly job: fetch the sources of nightly.toml, ingest, validate, build, check links, publish.
 NIGHTLY_CONFIG ?= nightly.toml

@@ -136,6 +136,7 @@ def cmd_build(args) -> int:
         "allow_mixed_sources": args.permitir_ficticios_com_reais,
         "base_path": args.base_path,
         "site_url": args.site_url,
+        "previous": args.anterior,
         "search_index": not args.no_search,
         "whoosh_dir": Path(args.index),
     }
@@ -261,6 +262,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--permitir-ficticios-com-reais", action="store_true", help=help_text("allow_mixed_sources"))
     b.add_argument("--base-path", default="", help=help_text("base_path"))
     b.add_argument("--site-url", default="", help=help_text("site_url"))
+    b.add_argument("--anterior", default="", help=help_text("previous"))
     b.add_argument("--no-search", action="store_true", help="não gera o índice de busca (mais rápido)")
     b.add_argument("--index", default=str(Settings.__dataclass_fields__["whoosh_dir"].default), help=help_text("whoosh_dir"))
     b.add_argument("--processos", type=positive_int, help=help_text("workers"))

@@ -5,10 +5,12 @@ last good site)."""
 from __future__ import annotations
 
 import gc
+import json
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from markupsafe import Markup
 from pelican import Pelican, signals
 from pelican.log import console as pelican_console
 from pelican.settings import read_settings
@@ -17,14 +19,14 @@ from .derive import Derived, derive
 from .folders import staged
 from .index import pagefind, whoosh
 from .progress import Progress
-from .publish import publish
+from .publish import catalog, changes, publish, release
 from .publish.background import Background, BackgroundError
 from .read import read_source
 from .schema import Schema, load_schema
 from .settings import Settings
-from .site import discovery, urls
+from .site import CHANGES_LISTED, discovery, feeds, urls
 from .site.context import SiteData
-from .site.links import rebase
+from .site.links import rebase, rebase_page
 from .validate import Report, validate
 
 
@@ -56,10 +58,11 @@ def check(settings: Settings, schema: Schema | None = None, progress: Progress |
         return validate(source, schema, lenient=settings.lenient)
 
 
-def render(site: SiteData, settings: Settings, out: Path) -> int:
+def render(site: SiteData, settings: Settings, out: Path, late: list | None = None) -> int:
     """Render stage: Pelican with the portal's generators; returns the number of HTML pages: the portal's
     generators count theirs as they write them (``PORTAL_PAGES``), Pelican's own (the pages of
-    ``content/``) are counted by its ``content_written`` signal."""
+    ``content/``) are counted by its ``content_written`` signal. The generators leave in ``late`` what must be
+rendered again once the downloads are written (pipeline/site, ``DataGenerator``)."""
     pages = [0]
 
     def written(path, context=None):
@@ -73,6 +76,7 @@ def render(site: SiteData, settings: Settings, out: Path) -> int:
             "PORTAL_DATA": site,
             "PORTAL_WORKERS": settings.workers,
             "PORTAL_PAGES": pages,
+            "PORTAL_LATE": late if late is not None else [],
             "DELETE_OUTPUT_DIRECTORY": False,
         },
     )
@@ -108,9 +112,16 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             report.accepted, schema, settings.as_of, coverage=report.coverage, file_sources=report.file_sources
         )
     gc.freeze()
+    previous = None
+    if settings.previous:  # read before the long stages: an unreadable previous release fails the build now
+        try:
+            previous = changes.load_previous(settings.previous)
+        except changes.ChangesError as exc:
+            raise BuildError(str(exc)) from None
     with staged(settings.out, "site gerado por python -m pipeline build") as staging:
         with progress.stage("publicação"):  # the files are written by other processes, beside the pages
-            published = publish(derived, report, schema, staging / "dados", in_background=True)
+            published = publish(derived, report, schema, staging / "dados", in_background=True,
+                                site_url=settings.site_url)
         searcher = None
         try:
             with progress.stage("páginas"):
@@ -119,9 +130,11 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                 # the Whoosh index is written by another process while the pages render
                 searcher = Background.start(partial(whoosh.build_index, site, Path(settings.whoosh_dir))) \
                     if settings.search_index else None
-                pages = render(site, settings, staging)
+                late: list = []
+                pages = render(site, settings, staging, late)
                 rebase(staging, settings.base_path)
                 discovery.write(staging, settings.site_url, settings.as_of)  # robots.txt, sitemap.xml
+                feeds.write(staging, site, settings.site_url, settings.as_of, base_path=settings.base_path)
             published.start_later()  # the XLSX workbooks, beside Pagefind
             if settings.search_index:
                 with progress.stage("índice de busca"):
@@ -142,4 +155,62 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                 published.wait()
             except BackgroundError as exc:
                 raise BuildError(f"os arquivos de dados abertos não puderam ser gravados: {exc}") from None
+        with progress.stage("versão e catálogos"):
+            _release(staging, settings, derived, late, previous)
     return BuildResult(report, derived, settings.out, pages, progress.timings())
+
+
+def _release(site: Path, settings: Settings, derived: Derived, late: list, previous=None) -> None:
+    """Once every download is written: what changed since the previous release (``--anterior``), each
+    file's size and SHA-256 (``SHA256SUMS``), the catalogues (DCAT-AP, data.json), this release kept
+    under ``/dados/versoes/<data>/``, the feed of changes and the download pages rendered again with
+    all of it (pipeline/publish/release.py). Every date is the data's or ``--as-of``."""
+    out = site / "dados"
+    descriptor = json.loads((out / "datapackage.json").read_text(encoding="utf-8"))
+    mudancas = None
+    previous_folder = None
+    if previous is not None:
+        mudancas = changes.compare(previous, out, descriptor, limit=CHANGES_LISTED)
+        changes.write(mudancas, out / "mudancas.json")
+        previous_folder = _local_dados(settings.previous)
+    listed = release.files(out, descriptor)
+    release.write_checksums(out, listed)
+    temporal = release.temporal(derived.tables, descriptor)
+    rows = {name: len(df) for name, df in derived.tables.items()}
+    args = (descriptor, listed, settings.site_url, settings.as_of, temporal)
+    _write_json(catalog.dcat(*args, rows=rows), out / CATALOGUE)
+    _write_json(catalog.data_json(*args, rows=rows), site / "data.json")
+    versions = release.keep_version(out, settings.as_of, previous_folder)
+    info = {
+        "descriptor": descriptor,
+        "arquivos": listed,
+        "por_tabela": {r["name"]: [f for f in listed if f["tabela"] == r["name"]] for r in descriptor["resources"]},
+        "pacote": [f for f in listed if f["tabela"] is None],
+        "versoes": versions,
+        "mudancas": mudancas,
+        # the JSON-LD blocks, escaped for a <script> element by catalog.script_tag
+        "schema_org": {None: Markup(catalog.script_tag(catalog.schema_org(*args, rows=rows))),
+                       **{r["name"]: Markup(catalog.script_tag(catalog.schema_org(*args, table=r["name"], rows=rows)))
+                          for r in descriptor["resources"]}},
+    }
+    for render_again in late:
+        pages = render_again(info)
+        for page in pages:
+            rebase_page(site / page / "index.html", settings.base_path)
+    changes.write_feed(site, out / release.VERSIONS, settings.site_url, settings.as_of)
+    release.stamp(out, settings.as_of)
+
+
+CATALOGUE = "catalogo.jsonld"
+
+
+def _local_dados(where: str) -> Path | None:
+    """The previous release's ``dados/`` folder when ``--anterior`` names a folder (not a URL)."""
+    if "://" in where:
+        return None
+    folder = Path(where)
+    return folder / "dados" if (folder / "dados" / "datapackage.json").is_file() else folder
+
+
+def _write_json(data, path: Path) -> None:
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

@@ -262,9 +262,10 @@ def run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
                                         "last_modified": f.last_modified})
                 folders.append(package)
         candidate = config.state / "site"
+        published = config.out / "dados" / "datapackage.json"  # the last good release: changes, versions
         settings = Settings(data=tuple(folders) or (SAMPLE_DIR,), out=candidate, as_of=config.as_of,
                             lenient=config.lenient, base_path=config.base_path,
-                            whoosh_dir=config.state / "busca")
+                            whoosh_dir=config.state / "busca", previous=str(config.out) if published.is_file() else "")
         try:
             result = build(settings, progress=progress)
         except BuildError as exc:

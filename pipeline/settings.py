@@ -52,6 +52,11 @@ class Settings:
         metadata={"help": "endereço público do site, como https://portal.exemplo.gov.br/portal: dá as URLs absolutas "
                           "do sitemap.xml e do robots.txt (e o --base-path, se este não for dado); vazio: sem sitemap"},
     )
+    previous: str = field(
+        default="",
+        metadata={"help": "pacote publicado anterior (a pasta dados/ ou a raiz do site anterior, ou sua URL): "
+                          "o build publica o que mudou desde ele e, de uma pasta, mantém as versões anteriores"},
+    )
     search_index: bool = field(default=True, metadata={"help": "gera o índice Pagefind da busca no navegador"})
     whoosh_dir: Path = field(default=PROJECT_ROOT / ".cache" / "busca", metadata={
         "help": "pasta do índice Whoosh da busca por linha de comando (não publicado)"})

@@ -78,6 +78,7 @@ def test_ci_output_is_one_line_per_stage_with_timing(tmp_path):
         "páginas",
         "índice de busca",
         "downloads (em paralelo)",
+        "versão e catálogos",
     ]
     assert all(s.endswith(" s") for s in stages)
     assert "Done: Processed" not in proc.stdout

@@ -5,6 +5,7 @@ Every request loop is bounded (few retries, sub-second timeouts) and stops by it
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import socket
 import subprocess
@@ -114,6 +115,9 @@ def test_an_unchanged_source_is_neither_downloaded_nor_ingested_again(server, tm
     assert summary.published
     assert summary.sources[0]["situacao"] == "inalterada (HTTP 304); pacote anterior reaproveitado, sem nova ingestão"
     assert report.stat().st_mtime_ns == before
+    # the second night compared its release with the published one: nothing changed, and it says so
+    changes = json.loads((tmp_path / "site" / "dados" / "mudancas.json").read_text(encoding="utf-8"))
+    assert changes["tabelas"] and all(t["situacao"] == "sem_mudancas" for t in changes["tabelas"])
 
 
 @pytest.mark.parametrize("path, reason", [

@@ -160,14 +160,19 @@ def test_data_page_links_every_table_and_documents_derived_fields(site):
     ]:
         assert f"/dados/{name}.csv" in hrefs and f"/dados/{name}.json" in hrefs
         assert (site / "dados" / f"{name}.csv").is_file()
-    section = page.find("h3", id="tabela-outorgas").parent
-    assert [text(tr.th) for tr in section.select("tr.derivado")] == ["vencimento", "vencimento_fundamento", "situacao"]
+        assert f"/dados/{name}/" in hrefs  # the table's dictionary
+    dictionary = soup(site, "/dados/outorgas/")
+    assert [text(tr.th) for tr in dictionary.select("tr.derivado")] == [
+        "vencimento", "vencimento_fundamento", "situacao", "transportadora_nome"]
 
 
 def test_hostile_text_is_escaped_everywhere(site):
     for html in site.rglob("*.html"):
         page = BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser")
         for script in page.find_all("script"):
+            if script.get("type") == "application/ld+json":  # data, not code: JSON that closes no element
+                assert json.loads(script.string) and "</" not in script.string, html
+                continue
             assert script.get("src", "").startswith(("/pagefind/", "/tema/")), html
         assert not page.find("img"), html
     carrier = soup(site, "/transportadoras/44555666000181/")

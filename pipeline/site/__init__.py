@@ -12,15 +12,16 @@ from pathlib import Path
 from pelican import signals
 from pelican.generators import Generator
 
-from .. import parallel
+from .. import dictionary, parallel
 from ..identifiers import slugify
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import SUMMARIES
-from . import charts, datafiles, identifiers, names, timetable, urls, verification
+from . import charts, datafiles, feeds, identifiers, names, timetable, urls, verification
 from .context import SiteData
 from .filters import FILTERS
 from .indexes import index_pages
+from .record import as_json
 
 
 def label(schema, table: str, field: str, value) -> str:
@@ -32,6 +33,27 @@ def label(schema, table: str, field: str, value) -> str:
     if found is not None:
         return found
     return "—" if value in (None, "") else str(value)
+
+
+# The machine-readable forms of each section's index pages: its table's downloads and, where there is
+# one, its Atom feed (pipeline/site/feeds.py); the home page links every feed. Record pages link their
+# own JSON instead (``alternate_json``), /dados/ its package and catalogue.
+_SECTION_TABLES = {"linhas": "linhas", "transportadoras": "transportadoras", "outorgas": "outorgas",
+                   "caducidades": "caducidades", "achados": "achados"}
+
+
+def alternates(page_url: str) -> list[tuple[str, str, str]]:
+    """``(media type, href, title)`` of the ``<link rel="alternate">`` of a page that is not a record's."""
+    if page_url == "/":
+        return [("application/atom+xml", "/" + f["path"], f["titulo"]) for f in feeds.FEEDS]
+    section = page_url.strip("/").split("/")[0]
+    table = _SECTION_TABLES.get(section)
+    if table is None:
+        return []
+    out = [("text/csv", f"/dados/{table}.csv", f"{table} (CSV)"), ("application/json", f"/dados/{table}.json", f"{table} (JSON)")]
+    out += [("application/atom+xml", "/" + f["path"], f["titulo"]) for f in feeds.FEEDS if f["registros"] == table
+            or (table == "achados" and f["registros"] == "findings")]
+    return out
 
 
 def template_globals(data: SiteData) -> dict:
@@ -54,6 +76,12 @@ def template_globals(data: SiteData) -> dict:
         # links to records the template has only by key, and to the answer for a pair of places
         "url_de": lambda kind, key: urls.url(kind, slug=slugify(key)),
         "url_par": urls.pair,
+        "url_tabela": lambda name: urls.url("tabela", slug=name),  # table names are already safe slugs
+        "alternativos": alternates,
+        # the data dictionary in words (pipeline/dictionary.py)
+        "tipo_em_palavras": dictionary.type_in_words,
+        "regras_em_palavras": dictionary.rules_in_words,
+        "rotulos_do_campo": dictionary.labels,
     }
 
 
@@ -92,7 +120,8 @@ class PortalGenerator(Generator):
         national scale that cost a fifth of the page stage (issue 11). Pelican still reads the settings,
         sets up Jinja2 with the theme, runs the generators and copies the theme's static files. URLs
         are the contract's, from validated slugs (pipeline/validate/checks.py, rule ``slug``)."""
-        context = dict(self.context, data=self.data, as_of=self.data.as_of, page_url="/" + url, **kwargs)
+        context = dict(self.context, data=self.data, as_of=self.data.as_of, page_url="/" + url,
+                       alternate_json=template in RECORD_KINDS, **kwargs)
         target = Path(self.output_path) / url / "index.html"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(self.get_template(template).render(context), encoding="utf-8")
@@ -117,6 +146,9 @@ RECORD_PAGES = [
     ("caducidade", "caducidades"),
     ("cidade", "cities"),  # slug "<uf>/<municipio>" (pipeline/places)
 ]
+
+
+RECORD_KINDS = {kind for kind, _ in RECORD_PAGES}
 
 
 def section_pages(data: SiteData) -> list[tuple[str, str, dict]]:
@@ -149,6 +181,8 @@ class SectionsGenerator(PortalGenerator):
                         (root / path).write_text(_json(value), encoding="utf-8")
                 else:
                     self.page(url, template, count=False, **context)
+                    if template in RECORD_KINDS:  # the page's facts, for machines (rel="alternate")
+                        (root / url / "index.json").write_text(_json(as_json(context[template])), encoding="utf-8")
 
         parallel.split(pages + files, render, self.settings.get("PORTAL_WORKERS", 1))
         self.counted(len(pages))
@@ -197,14 +231,48 @@ class NotFoundGenerator(PortalGenerator):
         self.counted(1)
 
 
+CHANGES_SHOWN = 50  # changed rows shown per table on /dados/mudancas/; mudancas.json lists more
+CHANGES_LISTED = 1000  # rows listed per table and kind of change in mudancas.json (the counts are exact)
+
+
+def _examples(df, resource: dict) -> dict[str, str]:
+    head = df.head(1000) if df is not None else None
+    return {f["name"]: dictionary.example(f, head[f["name"]].tolist()) if head is not None and f["name"] in head else ""
+            for f in resource["schema"]["fields"]}
+
+
 class DataGenerator(PortalGenerator):
-    """``/dados/`` (downloads and the data dictionary), ``/dados/qualidade/`` and ``/busca/``."""
+    """``/dados/`` (the downloads), ``/dados/<tabela>/`` (each table's dictionary and files),
+    ``/dados/mudancas/``, ``/dados/qualidade/`` and ``/busca/``.
+
+    The download pages state each file's size and SHA-256, which are known only when the files are
+    written, beside the pages, by other processes (pipeline/publish). They are rendered now, so that the
+    search and the sitemap find them, and again when the release is complete: the build calls the
+    functions this generator leaves in the setting ``PORTAL_LATE`` with the release
+    (pipeline/build.py, ``_release``)."""
 
     def generate_output(self, writer):
-        self.page("dados/", "dados", pacote=self.data.descriptor)
+        self.data_pages(None)
+        late = self.settings.get("PORTAL_LATE")
+        if late is not None:
+            late.append(lambda release: self.data_pages(release, count=False))
         self.page("dados/qualidade/", "qualidade", relatorio=self.data.report)
         self.page("busca/", "busca", autos_digitos=self.data.notice_digits, chaves_nomes=names.shard_keys(self.data),
                   chaves_ids=sorted(identifiers.shards(self.data)))
+
+    def data_pages(self, release: dict | None, count: bool = True) -> list[str]:
+        """Render the download pages; ``release`` is None before the files exist (see the class)."""
+        pacote = release["descriptor"] if release else self.data.descriptor
+        written = ["dados/"]
+        self.page("dados/", "dados", pacote=pacote, release=release, count=count)
+        for r in pacote["resources"]:
+            path = urls.path("tabela", slug=r["name"])
+            df = self.data.tables.get(r["name"]) if r["name"] != "rejeitados" else None
+            self.page(path, "tabela", pacote=pacote, recurso=r, release=release, exemplos=_examples(df, r), count=count)
+            written.append(path)
+        self.page(urls.CHANGES, "mudancas", pacote=pacote, release=release, count=count,
+                  mostrados=CHANGES_SHOWN, listados=CHANGES_LISTED)
+        return written + [urls.CHANGES]
 
 
 GENERATORS = [

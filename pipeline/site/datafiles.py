@@ -28,9 +28,10 @@ def identifier_shards(data) -> dict[str, dict]:
     return {f"busca/ids/{name}.json": dict(sorted(keys.items())) for name, keys in identifiers.shards(data).items()}
 
 
-# the notices' files are shared among this many jobs (one per worker at the usual two), by the last
-# character of the number: even and odd digits
-NOTICE_PARTS = 2
+# the notices' files are shared among this many jobs, by the last character of the number: four per
+# worker at the usual two, since a job holds its notices' rows at once (a quarter of a million rows in a
+# job of two took 250 MB above the page stage's memory at national scale, issue 11's peak)
+NOTICE_PARTS = 8
 
 
 def jobs(data, label: Callable[[str, str, object], str]) -> list[Callable[[], dict[str, object]]]:

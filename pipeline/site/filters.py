@@ -60,6 +60,16 @@ def clausula_url(codigo: str) -> str:
     return f"/decreto/#{anchor}"
 
 
+def tamanho(size) -> str:
+    """A file's size in pt-BR: ``1,5 MB``, ``820 KB``, ``312 bytes``; "—" when unknown."""
+    if size is None:
+        return "—"
+    for unit, scale in (("GB", 1024 ** 3), ("MB", 1024 ** 2), ("KB", 1024)):
+        if size >= scale:
+            return f"{numero(size / scale, 1)} {unit}"
+    return f"{numero(size)} bytes"
+
+
 def sim_nao(value) -> str:
     return "sim" if value else "não"
 
@@ -75,4 +85,5 @@ FILTERS = {
     "artigo_url": artigo_url,
     "clausula_url": clausula_url,
     "sim_nao": sim_nao,
+    "tamanho": tamanho,
 }

@@ -22,14 +22,18 @@ def rebase(site: Path, base: str) -> int:
     """Prefix every root-relative URL of every page with ``base`` (``/portal``); returns the pages changed."""
     if not base:
         return 0
-    changed = 0
-    for page in sorted(site.rglob("*.html")):
-        text = page.read_text(encoding="utf-8")
-        new = _ROOTED.sub(lambda m: f"{m[1]}{base}/", text)
-        if new != text:
-            page.write_text(new, encoding="utf-8")
-            changed += 1
-    return changed
+    return sum(rebase_page(page, base) for page in sorted(site.rglob("*.html")))
+
+
+def rebase_page(page: Path, base: str) -> bool:
+    """:func:`rebase` for one page (one rendered again after the others); True when it changed."""
+    if not base:
+        return False
+    text = page.read_text(encoding="utf-8")
+    new = _ROOTED.sub(lambda m: f"{m[1]}{base}/", text)
+    if new != text:
+        page.write_text(new, encoding="utf-8")
+    return new != text
 
 
 def broken_links(site: Path, base: str = "") -> list[tuple[str, str]]:

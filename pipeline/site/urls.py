@@ -29,7 +29,12 @@ KINDS: dict[str, Kind] = {
     # the answer for a pair of places; "para" is the other place's slug with "-" for "/"
     "cidade_para": Kind("cidades/{slug}/para/{para}/"),
     "linhas_uf": Kind("linhas/uf/{slug}/"),
+    # each published table's dictionary and downloads; the table's name is the slug
+    "tabela": Kind("dados/{slug}/"),
 }
+
+# what changed since the previous release (pipeline/publish/changes.py)
+CHANGES = "dados/mudancas/"
 
 # pages of content/ and of the law (decreto, direitos, sobre, metodologia): one level under the root
 TOP_LEVEL_GLOB = "*/index.html"

@@ -1,0 +1,103 @@
+"""The release, once every download is written: each file's size and SHA-256 (``SHA256SUMS``, the
+catalogues and ``/dados/``), the release kept under ``/dados/versoes/<data>/`` beside the earlier ones,
+and the files dated by the data's reference date rather than the build's clock (a web server's
+``Last-Modified`` is then the release's date, the same in every rebuild).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from datetime import UTC, date, datetime, time
+from pathlib import Path
+
+import pandas as pd
+
+from . import DATABASE, DATASETTE_METADATA, FORMATS, PACKAGE_ZIP
+from .datapackage import sha256
+
+CHECKSUMS = "SHA256SUMS"
+VERSIONS = "versoes"
+_PACKAGE_FILES = [  # (file, format, media type) of the package as a whole
+    ("datapackage.json", "JSON (Frictionless Data Package)", "application/json"),
+    (PACKAGE_ZIP, "ZIP", "application/zip"),
+    (DATABASE, "SQLite", "application/vnd.sqlite3"),
+    (DATASETTE_METADATA, "JSON (metadados do Datasette)", "application/json"),
+    ("validacao.json", "JSON", "application/json"),
+]
+
+
+def files(out: Path, descriptor: dict) -> list[dict]:
+    """Every download of the release, with its table (None for the package's own files), format, media
+    type, size and SHA-256, in the order ``/dados/`` lists them."""
+    listed = []
+    for r in descriptor["resources"]:
+        for suffix, name, mediatype in FORMATS:
+            listed.append((r["name"], f"{r['name']}.{suffix}", name, mediatype))
+    listed += [(None, path, name, mediatype) for path, name, mediatype in _PACKAGE_FILES]
+    out_files = []
+    for table, path, name, mediatype in listed:
+        target = out / path
+        if target.is_file():
+            out_files.append({"tabela": table, "path": path, "formato": name, "mediatype": mediatype,
+                              "bytes": target.stat().st_size, "sha256": sha256(target)})
+    return out_files
+
+
+def write_checksums(out: Path, listed: list[dict]) -> None:
+    """``SHA256SUMS`` as ``sha256sum -c`` reads it (run in ``/dados/``)."""
+    lines = "".join(f"{f['sha256']}  {f['path']}\n" for f in sorted(listed, key=lambda f: f["path"]))
+    (out / CHECKSUMS).write_text(lines, encoding="utf-8")
+
+
+def temporal(tables: dict[str, pd.DataFrame], descriptor: dict) -> dict[str, tuple[date | None, date | None]]:
+    """Each table's first and last date over its date and date-time columns (the data's own dates, not
+    the build's): the temporal coverage the catalogues state."""
+    out = {}
+    for r in descriptor["resources"]:
+        df = tables.get(r["name"])
+        days = []
+        if df is not None and len(df):
+            for f in r["schema"]["fields"]:
+                if f.get("type") in ("date", "datetime") and f["name"] in df.columns:
+                    values = [v for v in df[f["name"]].tolist() if isinstance(v, date)]
+                    days += [min(values), max(values)] if values else []
+        days = [d.date() if isinstance(d, datetime) else d for d in days]
+        out[r["name"]] = (min(days), max(days)) if days else (None, None)
+    return out
+
+
+def keep_version(out: Path, as_of: date, previous: Path | None = None) -> list[str]:
+    """Keep this release's package (``datapackage.json``, the CSVs, the zip, ``SHA256SUMS``) under
+    ``versoes/<as_of>/`` as hard links (no second copy on disk), and bring the earlier releases from the
+    previous site's ``dados/versoes/`` when ``previous`` is such a folder. Returns every kept release's
+    date, newest first. A release of the same date as this one is replaced by this one."""
+    versions = out / VERSIONS
+    versions.mkdir(exist_ok=True)
+    if previous is not None and (previous / VERSIONS).is_dir():
+        for old in sorted((previous / VERSIONS).iterdir()):
+            if old.is_dir() and old.name != as_of.isoformat() and not (versions / old.name).exists():
+                shutil.copytree(old, versions / old.name, copy_function=_link_or_copy)
+    here = versions / as_of.isoformat()
+    shutil.rmtree(here, ignore_errors=True)
+    here.mkdir()
+    members = ["datapackage.json", PACKAGE_ZIP, CHECKSUMS, "mudancas.json"] + sorted(p.name for p in out.glob("*.csv"))
+    for name in members:
+        if (out / name).is_file():
+            _link_or_copy(out / name, here / name)
+    return sorted((p.name for p in versions.iterdir() if p.is_dir()), reverse=True)
+
+
+def _link_or_copy(src, dst) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def stamp(folder: Path, as_of: date) -> None:
+    """Date every file under ``folder`` at the reference date's midnight (UTC)."""
+    moment = datetime.combine(as_of, time(), tzinfo=UTC).timestamp()
+    for path in folder.rglob("*"):
+        if path.is_file():
+            os.utime(path, (moment, moment))

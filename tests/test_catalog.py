@@ -1,0 +1,313 @@
+"""Catalogue metadata for harvesters (pipeline/publish/catalog.py): DCAT-AP and schema.org JSON-LD read
+by an RDF parser, data.json with the Project Open Data required fields, stable output, absolute URLs
+under a sub-path, and JSON-LD that cannot break out of its script element."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from datetime import date
+
+import pytest
+from rdflib import Graph, Literal, Namespace, URIRef
+from rdflib.namespace import RDF
+
+from pipeline.publish import catalog
+from pipeline.publish.datapackage import FICTIONAL_LABEL, published_descriptor
+from pipeline.schema import load_schema
+
+AS_OF = date(2026, 11, 29)
+SITE = "https://x.github.io/portal"
+DCAT = Namespace("http://www.w3.org/ns/dcat#")
+DCT = Namespace("http://purl.org/dc/terms/")
+SPDX = Namespace("http://spdx.org/rdf/terms#")
+SDO = Namespace("https://schema.org/")
+
+FORMATS = [
+    ("csv", "CSV", "text/csv"),
+    ("json", "JSON", "application/json"),
+    ("jsonl", "JSON Lines", "application/jsonl"),
+    ("xlsx", "XLSX", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+    ("parquet", "Parquet", "application/vnd.apache.parquet"),
+]
+PACKAGE_FILES = [
+    ("datapackage.json", "JSON", "application/json"),
+    ("pacote-completo.zip", "ZIP", "application/zip"),
+    ("portal.sqlite", "SQLite", "application/vnd.sqlite3"),
+]
+
+
+@pytest.fixture(scope="module")
+def descriptor():
+    return published_descriptor(load_schema(), AS_OF, [], fictional=True)
+
+
+@pytest.fixture(scope="module")
+def files(descriptor):
+    out = []
+    for i, r in enumerate(descriptor["resources"]):
+        for j, (ext, label, mediatype) in enumerate(FORMATS):
+            path = f"{r['name']}.{ext}"
+            out.append({"tabela": r["name"], "path": path, "formato": label, "mediatype": mediatype,
+                        "bytes": 1000 * i + j, "sha256": hashlib.sha256(path.encode()).hexdigest()})
+    for k, (path, label, mediatype) in enumerate(PACKAGE_FILES):
+        out.append({"tabela": None, "path": path, "formato": label, "mediatype": mediatype,
+                    "bytes": 10_000_000 + k, "sha256": hashlib.sha256(path.encode()).hexdigest()})
+    return out
+
+
+@pytest.fixture(scope="module")
+def temporal():
+    return {
+        "infracoes": (date(2020, 1, 2), date(2026, 3, 6)),
+        "outorgas": (date(1994, 5, 1), None),
+        "tarifas": (None, None),
+    }
+
+
+def _graph(obj, public_id=f"{SITE}/dados/catalogo.jsonld") -> Graph:
+    return Graph().parse(data=json.dumps(obj), format="json-ld", publicID=public_id)
+
+
+def _schema_org_graph(obj) -> Graph:
+    # https://schema.org cannot be fetched offline: the same vocabulary, given inline.
+    assert obj["@context"] == "https://schema.org"
+    return _graph({**obj, "@context": {"@vocab": "https://schema.org/"}}, public_id=f"{SITE}/dados/")
+
+
+# --- DCAT-AP --------------------------------------------------------------------------------------
+
+
+def test_dcat_parses_as_rdf_with_a_catalog_and_a_dataset_per_table(descriptor, files, temporal):
+    g = _graph(catalog.dcat(descriptor, files, SITE, AS_OF, temporal))
+    catalogs = list(g.subjects(RDF.type, DCAT.Catalog))
+    assert len(catalogs) == 1
+    (cat,) = catalogs
+    datasets = set(g.objects(cat, DCAT.dataset))
+    assert datasets == set(g.subjects(RDF.type, DCAT.Dataset))
+    tables = [r["name"] for r in descriptor["resources"]]
+    for name in tables:
+        assert URIRef(f"{SITE}/dados/{name}/#tabela") in datasets
+    assert len(datasets) == len(tables) + 1  # and the whole package
+    assert (cat, DCT.license, URIRef("https://creativecommons.org/licenses/by/4.0/")) in g
+    assert (cat, DCT.language, URIRef("http://publications.europa.eu/resource/authority/language/POR")) in g
+    assert (cat, DCT.modified, Literal(AS_OF)) in g
+    publisher = g.value(cat, DCT.publisher)
+    assert str(g.value(publisher, URIRef("http://xmlns.com/foaf/0.1/name"))) == catalog.PORTAL_NAME
+    assert FICTIONAL_LABEL in str(g.value(cat, DCT.title))
+
+
+def test_dcat_every_file_is_a_distribution_with_size_and_checksum(descriptor, files, temporal):
+    g = _graph(catalog.dcat(descriptor, files, SITE, AS_OF, temporal))
+    rows = g.query("""
+        PREFIX dcat: <http://www.w3.org/ns/dcat#>
+        PREFIX dct: <http://purl.org/dc/terms/>
+        PREFIX spdx: <http://spdx.org/rdf/terms#>
+        SELECT ?dataset ?url ?size ?sum ?licence ?media WHERE {
+            ?dataset a dcat:Dataset ; dcat:distribution ?d .
+            ?d a dcat:Distribution ; dcat:downloadURL ?url ; dcat:accessURL ?access ; dcat:byteSize ?size ;
+               dct:license ?licence ; dcat:mediaType ?media ;
+               spdx:checksum [ spdx:algorithm spdx:checksumAlgorithm_sha256 ; spdx:checksumValue ?sum ] .
+        }""")
+    found = {str(r.url): r for r in rows}
+    assert len(found) == len(files)
+    for f in files:
+        row = found[f"{SITE}/dados/{f['path']}"]
+        assert row.size.datatype == URIRef("http://www.w3.org/2001/XMLSchema#nonNegativeInteger")
+        assert int(row.size) == f["bytes"]
+        assert str(row.sum) == f["sha256"]
+        assert str(row.licence) == "https://creativecommons.org/licenses/by/4.0/"
+        assert str(row.media) == "https://www.iana.org/assignments/media-types/" + f["mediatype"]
+        expected = f"{SITE}/dados/#pacote" if f["tabela"] is None else f"{SITE}/dados/{f['tabela']}/#tabela"
+        assert str(row.dataset) == expected
+
+
+def test_dcat_temporal_coverage_where_known(descriptor, files, temporal):
+    g = _graph(catalog.dcat(descriptor, files, SITE, AS_OF, temporal))
+
+    def period(table):
+        return g.value(URIRef(f"{SITE}/dados/{table}/#tabela"), DCT.temporal)
+
+    p = period("infracoes")
+    assert g.value(p, DCAT.startDate) == Literal(date(2020, 1, 2))
+    assert g.value(p, DCAT.endDate) == Literal(date(2026, 3, 6))
+    p = period("outorgas")
+    assert g.value(p, DCAT.startDate) == Literal(date(1994, 5, 1)) and g.value(p, DCAT.endDate) is None
+    assert period("tarifas") is None and period("linhas") is None
+    package = g.value(URIRef(f"{SITE}/dados/#pacote"), DCT.temporal)
+    assert g.value(package, DCAT.startDate) == Literal(date(1994, 5, 1))
+    assert g.value(package, DCAT.endDate) == Literal(date(2026, 3, 6))
+    spatial = set(g.objects(URIRef(f"{SITE}/dados/infracoes/#tabela"), DCT.spatial))
+    assert URIRef("http://sws.geonames.org/3469034/") in spatial
+
+
+def test_dcat_without_site_url_writes_root_relative_iris(descriptor, files):
+    obj = catalog.dcat(descriptor, files, "", AS_OF, {})
+    assert "https://x.github.io" not in json.dumps(obj)
+    g = _graph(obj, public_id="https://portal.exemplo.gov.br/dados/catalogo.jsonld")
+    urls = {str(u) for u in g.objects(None, DCAT.downloadURL)}
+    assert "https://portal.exemplo.gov.br/dados/infracoes.csv" in urls
+
+
+# --- data.json ------------------------------------------------------------------------------------
+
+POD_REQUIRED = ("title", "description", "keyword", "modified", "publisher", "contactPoint", "identifier",
+                "accessLevel")
+
+
+def test_data_json_has_the_pod_required_fields(descriptor, files, temporal):
+    obj = catalog.data_json(descriptor, files, SITE, AS_OF, temporal, contact={"email": "dados@exemplo.gov.br"})
+    assert obj["conformsTo"] == "https://project-open-data.cio.gov/v1.1/schema"
+    datasets = obj["dataset"]
+    assert len(datasets) == len(descriptor["resources"]) + 1
+    for d in datasets:
+        for key in POD_REQUIRED:
+            assert d.get(key), (d.get("title"), key)
+        assert d["accessLevel"] == "public" and d["modified"] == "2026-11-29"
+        assert d["publisher"]["name"] and d["contactPoint"]["fn"]
+        assert d["contactPoint"]["hasEmail"] == "mailto:dados@exemplo.gov.br"
+        assert d["license"] == "https://creativecommons.org/licenses/by/4.0/"
+        assert d["identifier"].startswith(f"{SITE}/dados/")
+        assert d["describedBy"] == f"{SITE}/dados/datapackage.json"
+        assert d["describedByType"] == "application/json"
+        assert isinstance(d["keyword"], list) and all(d["keyword"])
+        for dist in d["distribution"]:
+            assert dist["downloadURL"].startswith(f"{SITE}/dados/") and dist["mediaType"]
+    by_id = {d["identifier"]: d for d in datasets}
+    infracoes = by_id[f"{SITE}/dados/infracoes/"]
+    assert infracoes["temporal"] == "2020-01-02/2026-03-06"
+    assert "temporal" not in by_id[f"{SITE}/dados/outorgas/"]  # POD has no open-ended interval
+    assert infracoes["landingPage"] == f"{SITE}/dados/infracoes/"
+    assert {x["downloadURL"] for x in infracoes["distribution"]} == {
+        f"{SITE}/dados/infracoes.{ext}" for ext, _, _ in FORMATS}
+    assert FICTIONAL_LABEL in infracoes["title"]
+    all_urls = {x["downloadURL"] for d in datasets for x in d["distribution"]}
+    assert all_urls == {f"{SITE}/dados/{f['path']}" for f in files}
+
+
+def test_data_json_without_an_email_has_no_invented_address(descriptor, files):
+    obj = catalog.data_json(descriptor, files, SITE, AS_OF, {})
+    for d in obj["dataset"]:
+        assert d["contactPoint"] == {"@type": "vcard:Contact", "fn": catalog.PORTAL_NAME}
+
+
+# --- schema.org -----------------------------------------------------------------------------------
+
+
+def _check_schema_org(g: Graph, subject: URIRef):
+    assert (subject, RDF.type, SDO.Dataset) in g
+    assert FICTIONAL_LABEL in str(g.value(subject, SDO.name))
+    description = str(g.value(subject, SDO.description))
+    assert 50 <= len(description) <= 5000
+    assert "revogado pelo Decreto nº 2.521/1998" in description
+    assert str(g.value(subject, SDO.license)) == "https://creativecommons.org/licenses/by/4.0/"
+    creator = g.value(subject, SDO.creator)
+    assert (creator, RDF.type, SDO.Organization) in g and str(g.value(creator, SDO.name))
+    assert str(g.value(subject, SDO.dateModified)) == "2026-11-29"
+    assert str(g.value(subject, SDO.inLanguage)) == "pt-BR"
+    place = g.value(subject, SDO.spatialCoverage)
+    assert (place, RDF.type, SDO.Place) in g and str(g.value(place, SDO.name)) == "Brasil"
+    return description
+
+
+def test_schema_org_for_every_table_page(descriptor, files, temporal):
+    for r in descriptor["resources"]:
+        name = r["name"]
+        obj = catalog.schema_org(descriptor, files, SITE, AS_OF, temporal, table=name)
+        assert obj["isAccessibleForFree"] is True and obj["url"] == f"{SITE}/dados/{name}/"
+        g = _schema_org_graph(obj)
+        subject = URIRef(f"{SITE}/dados/{name}/#tabela")
+        _check_schema_org(g, subject)
+        downloads = {str(g.value(d, SDO.contentUrl)): d for d in g.objects(subject, SDO.distribution)}
+        assert set(downloads) == {f"{SITE}/dados/{name}.{ext}" for ext, _, _ in FORMATS}
+        for f in (f for f in files if f["tabela"] == name):
+            d = downloads[f"{SITE}/dados/{f['path']}"]
+            assert (d, RDF.type, SDO.DataDownload) in g
+            assert str(g.value(d, SDO.encodingFormat)) == f["mediatype"]
+            assert str(g.value(d, SDO.sha256)) == f["sha256"]
+            assert str(g.value(d, SDO.contentSize)) == f"{f['bytes']} B"
+    obj = catalog.schema_org(descriptor, files, SITE, AS_OF, temporal, table="infracoes")
+    assert obj["temporalCoverage"] == "2020-01-02/2026-03-06"
+    assert catalog.schema_org(descriptor, files, SITE, AS_OF, temporal, "outorgas")["temporalCoverage"] == "1994-05-01/.."
+    assert "temporalCoverage" not in catalog.schema_org(descriptor, files, SITE, AS_OF, temporal, "tarifas")
+    fields = next(r for r in descriptor["resources"] if r["name"] == "infracoes")["schema"]["fields"]
+    assert obj["variableMeasured"] == [f.get("title") or f["name"] for f in fields]
+
+
+def test_schema_org_for_the_whole_package(descriptor, files, temporal):
+    obj = catalog.schema_org(descriptor, files, SITE, AS_OF, temporal)
+    g = _schema_org_graph(obj)
+    subject = URIRef(f"{SITE}/dados/#pacote")
+    _check_schema_org(g, subject)
+    urls = {str(g.value(d, SDO.contentUrl)) for d in g.objects(subject, SDO.distribution)}
+    assert urls == {f"{SITE}/dados/{p}" for p, _, _ in PACKAGE_FILES}
+    parts = set(g.objects(subject, SDO.hasPart))
+    assert len(parts) == len(descriptor["resources"])
+    for part in parts:
+        assert 50 <= len(str(g.value(part, SDO.description))) <= 5000
+    assert (g.value(subject, SDO.includedInDataCatalog), RDF.type, SDO.DataCatalog) in g
+    assert obj["temporalCoverage"] == "1994-05-01/2026-03-06"
+
+
+def test_schema_org_description_is_padded_and_clipped(descriptor, files):
+    short = json.loads(json.dumps(descriptor))
+    short["resources"][0]["description"] = "Curta."
+    obj = catalog.schema_org(short, files, SITE, AS_OF, {}, table=short["resources"][0]["name"])
+    assert len(obj["description"]) >= 50 and "colunas" in obj["description"]
+    long = json.loads(json.dumps(descriptor))
+    long["resources"][0]["description"] = "palavra " * 2000
+    obj = catalog.schema_org(long, files, SITE, AS_OF, {}, table=long["resources"][0]["name"])
+    assert len(obj["description"]) <= 5000 and obj["description"].endswith("…")
+    assert not re.search(r"\bpalavr…$", obj["description"])  # cut between words
+
+
+# --- shared properties ----------------------------------------------------------------------------
+
+
+def test_output_is_deterministic(descriptor, files, temporal):
+    for build in (catalog.dcat, catalog.data_json, catalog.schema_org):
+        first = json.dumps(build(descriptor, files, SITE, AS_OF, temporal), ensure_ascii=False)
+        again = json.dumps(build(json.loads(json.dumps(descriptor)), [dict(f) for f in files], SITE, AS_OF,
+                                 dict(temporal)), ensure_ascii=False)
+        assert first == again
+        assert "_:" not in first  # no blank-node labels
+
+
+def test_urls_are_absolute_under_a_site_sub_path(descriptor, files, temporal):
+    for site in (SITE, SITE + "/"):
+        d = catalog.data_json(descriptor, files, site, AS_OF, temporal)
+        infracoes = next(x for x in d["dataset"] if x["identifier"].endswith("/dados/infracoes/"))
+        assert f"{SITE}/dados/infracoes.csv" in {x["downloadURL"] for x in infracoes["distribution"]}
+        s = catalog.schema_org(descriptor, files, site, AS_OF, temporal, table="infracoes")
+        assert f"{SITE}/dados/infracoes.csv" in {x["contentUrl"] for x in s["distribution"]}
+        assert s["creator"]["url"] == f"{SITE}/"
+    g = _graph(catalog.dcat(descriptor, files, SITE, AS_OF, temporal), public_id="https://elsewhere.example/c.jsonld")
+    urls = {str(u) for u in g.objects(None, DCAT.downloadURL)}
+    assert all(u.startswith(f"{SITE}/dados/") for u in urls)
+
+
+def test_bad_input_is_refused(descriptor, files):
+    with pytest.raises(ValueError):
+        catalog.dcat(descriptor, [dict(files[0], path="../segredo.csv")], SITE, AS_OF, {})
+    with pytest.raises(ValueError):
+        catalog.dcat(descriptor, [dict(files[0], tabela="nao_existe")], SITE, AS_OF, {})
+    with pytest.raises(ValueError):
+        catalog.dcat(descriptor, [dict(files[0], sha256="xyz")], SITE, AS_OF, {})
+    with pytest.raises(ValueError):
+        catalog.dcat(descriptor, files, "javascript:alert(1)", AS_OF, {})
+    with pytest.raises(ValueError):
+        catalog.dcat(descriptor, files, SITE, AS_OF, {"infracoes": (date(2026, 1, 2), date(2026, 1, 1))})
+
+
+def test_script_tag_cannot_be_closed_by_hostile_text(descriptor, files):
+    hostile = json.loads(json.dumps(descriptor))
+    payload = "</script><script>alert(1)</script> <!-- & "
+    hostile["resources"][0]["description"] = payload
+    obj = catalog.schema_org(hostile, files, SITE, AS_OF, {}, table=hostile["resources"][0]["name"])
+    tag = catalog.script_tag(obj)
+    assert tag.startswith('<script type="application/ld+json">') and tag.endswith("</script>")
+    inner = tag[len('<script type="application/ld+json">'):-len("</script>")]
+    assert "<" not in inner and ">" not in inner and "&" not in inner
+    assert "\\u003c/script\\u003e" in inner
+    assert payload in json.loads(inner)["description"]  # the text itself is intact once parsed
