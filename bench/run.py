@@ -90,7 +90,8 @@ from jinja2 import Environment, FileSystemLoader
 from pelican.settings import read_settings
 from pipeline import parallel
 from pipeline.build import render
-from pipeline.site import section_pages, template_globals
+from pipeline.site import RECORD_KINDS, section_pages, template_globals
+from pipeline.site.record import as_json
 from pipeline.site.context import SiteData
 from pipeline.site.filters import FILTERS
 descriptor = json.loads((out / "dados" / "datapackage.json").read_text(encoding="utf-8"))
@@ -113,8 +114,11 @@ def bare(items, tmp):
             continue
         target = Path(tmp) / url / "index.html"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(env.get_template(template + ".html").render(base, page_url="/" + url, **context),
-                          encoding="utf-8")
+        page = env.get_template(template + ".html").render(base, page_url="/" + url,
+                                                           alternate_json=template in RECORD_KINDS, **context)
+        target.write_text(page, encoding="utf-8")
+        if template in RECORD_KINDS:  # and each record's JSON beside its page, as the page stage does
+            (Path(tmp) / url / "index.json").write_text(_json(as_json(context[template])), encoding="utf-8")
 
 # each record page, each section's index pages, and the JSON files the pages' scripts read
 from functools import partial

@@ -156,11 +156,12 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             except BackgroundError as exc:
                 raise BuildError(f"os arquivos de dados abertos não puderam ser gravados: {exc}") from None
         with progress.stage("versão e catálogos"):
-            _release(staging, settings, derived, late, previous)
+            _release(staging, settings, derived, late, previous,
+                     lambda name: name not in schema.tables or report.covered(name))
     return BuildResult(report, derived, settings.out, pages, progress.timings())
 
 
-def _release(site: Path, settings: Settings, derived: Derived, late: list, previous=None) -> None:
+def _release(site: Path, settings: Settings, derived: Derived, late: list, previous, covered) -> None:
     """Once every download is written: what changed since the previous release (``--anterior``), each
     file's size and SHA-256 (``SHA256SUMS``), the catalogues (DCAT-AP, data.json), this release kept
     under ``/dados/versoes/<data>/``, the feed of changes and the download pages rendered again with
@@ -176,7 +177,8 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
     listed = release.files(out, descriptor)
     release.write_checksums(out, listed)
     temporal = release.temporal(derived.tables, descriptor)
-    rows = {name: len(df) for name, df in derived.tables.items()}
+    # rows per table; None for a table no source supplies (its rows are unknown: never "0 linhas")
+    rows = {name: len(df) if covered(name) else None for name, df in derived.tables.items()}
     args = (descriptor, listed, settings.site_url, settings.as_of, temporal)
     _write_json(catalog.dcat(*args, rows=rows), out / CATALOGUE)
     _write_json(catalog.data_json(*args, rows=rows), site / "data.json")

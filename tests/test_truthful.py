@@ -392,3 +392,17 @@ def test_methodology_states_the_numbers_legal_applies():
                 f"{n['defesa_dias_uteis']} dias úteis", f"{n['recurso_dias_uteis']} dias úteis",
                 f"{n['antecedencia_promocao_dias']} dias"]
     assert [e for e in expected if e not in text] == []
+
+
+def test_catalogues_never_count_rows_of_an_uncovered_table(real_only_site):
+    """The real export covers no fares: the catalogues and the table's page say its rows are unknown,
+    never "0 linhas"."""
+    catalogue = json.loads((real_only_site / "dados" / "catalogo.jsonld").read_text(encoding="utf-8"))
+    text = json.dumps(catalogue, ensure_ascii=False)
+    start = text.index("A tabela Tarifas máximas (tarifas)")
+    sentence = text[start:text.index("Fontes:", start)]
+    assert "linhas" not in sentence.split("colunas")[1] and "Nenhuma fonte desta versão fornece esta tabela" in sentence
+    page = BeautifulSoup((real_only_site / "dados" / "tarifas" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    schema_org = json.loads(page.find("script", type="application/ld+json").string)
+    assert "0 linhas" not in schema_org["description"] and "desconhecidos" in schema_org["description"]
+    assert "Nenhuma fonte desta versão fornece esta tabela" in page.get_text(" ")

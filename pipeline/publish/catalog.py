@@ -64,6 +64,10 @@ SPATIAL_NOTE = ("Linhas interestaduais no Brasil e linhas internacionais com pon
 REGIME_SENTENCE = ("Os registros seguem o regime descrito pelo Decreto nº 952/1993, revogado pelo Decreto nº "
                    "2.521/1998; o portal publica esses registros e não apresenta o decreto como norma em vigor.")
 
+# a table no source of the release supplies (``rows`` maps it to None): its rows are unknown, not zero
+NOT_COVERED_SENTENCE = ("Nenhuma fonte desta versão fornece esta tabela: ela está vazia porque os registros são "
+                        "desconhecidos, não porque não existam.")
+
 # Google Dataset Search: a description has 50 to 5,000 characters.
 DESCRIPTION_MIN = 50
 DESCRIPTION_MAX = 5000
@@ -261,6 +265,8 @@ def _table_description(descriptor: Mapping, resource: Mapping, files: Sequence[M
         + (f", publicada em {formats}" if formats else "")
         + f", sob a licença {_licence_label(descriptor)}."
     )
+    if rows is not None and name in rows and rows[name] is None:
+        parts.append(NOT_COVERED_SENTENCE)
     parts.append(_sources_sentence(descriptor))
     parts.append(REGIME_SENTENCE)
     return _clip(" ".join(parts))
