@@ -365,7 +365,8 @@ def axe_script() -> str:
 @pytest.mark.parametrize("path", ["/", "/linhas/12-0140-00/", "/dados/", "/decreto/", "/dados/qualidade/",
                                   "/direitos/", "/achados/", "/cidades/", "/cidades/df/brasilia/", "/verificar/",
                                   "/cidades/df/brasilia/para/go-caldas-novas/",
-                                  "/direitos/cartaz/", "/outorgas/out-1/", "/linhas/uf/df/"])
+                                  "/direitos/cartaz/", "/outorgas/out-1/", "/linhas/uf/df/", "/dados/outorgas/",
+                                  "/dados/mudancas/"])
 def test_axe_finds_no_serious_wcag_a_aa_violations(browser, base_url, axe_script, path, width):
     tab = _open(browser, base_url, bypass_csp=True)  # axe is injected as an inline script, which the CSP refuses
     page = tab.page
@@ -639,7 +640,8 @@ def test_printing_the_busiest_real_line_cuts_no_column(browser, real_url):
 PAGE_TYPES = ["/", "/cidades/", "/cidades/df/brasilia/", "/cidades/df/brasilia/para/go-caldas-novas/", "/linhas/", "/linhas/uf/df/", "/linhas/12-0140-00/",
               "/transportadoras/", "/transportadoras/11222333000181/", "/outorgas/", "/outorgas/out-1/",
               "/caducidades/", "/achados/", "/direitos/", "/direitos/cartaz/", "/decreto/", "/dados/",
-              "/dados/qualidade/", "/verificar/", "/busca/", "/404.html", "/linhas/uf/df/"]
+              "/dados/qualidade/", "/verificar/", "/busca/", "/404.html", "/linhas/uf/df/", "/dados/outorgas/",
+              "/dados/mudancas/"]
 
 
 def test_no_page_type_is_wider_than_a_360_px_screen(browser, base_url):
