@@ -199,7 +199,8 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
         pages = render_again(info)
         for page in pages:
             rebase_page(site / page / "index.html", settings.base_path)
-    changes.write_feed(site, out / release.VERSIONS, settings.site_url, settings.as_of)
+    feeds.write_changes(site, out / release.VERSIONS, settings.site_url, settings.as_of, descriptor["name"],
+                        base_path=settings.base_path)
     release.stamp(out, settings.as_of)
 
 

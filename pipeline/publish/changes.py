@@ -13,7 +13,6 @@ import json
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
-from datetime import UTC
 from pathlib import Path
 
 import pandas as pd
@@ -167,41 +166,3 @@ def write(result: dict, out: Path) -> Path:
     path.write_bytes((json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8"))
     return path
 
-
-FEED = "feeds/mudancas.atom.xml"
-
-
-def write_feed(site: Path, versions: Path, site_url: str, as_of, limit: int = 20) -> Path:
-    """The Atom feed of the releases' changes (``/feeds/mudancas.atom.xml``): an entry per kept release
-    that was compared with its predecessor (its ``versoes/<data>/mudancas.json``), newest first, dated
-    by the release's date (never the clock). Always written: without any comparison it has no entry."""
-    from datetime import date, datetime
-
-    import feedgenerator
-
-    base = site_url or ""
-    feed = feedgenerator.Atom1Feed(
-        title="Mudanças entre versões dos dados abertos", link=f"{base}/dados/mudancas/",
-        description="Registros incluídos, removidos e alterados em cada versão publicada, tabela por tabela.",
-        language="pt-BR", feed_url=f"{base}/{FEED}",
-        feed_guid=f"{base}/{FEED}" if base else "tag:portal-transporte-rodoviario,2026:mudancas")
-    entries = []
-    for folder in sorted((p for p in versions.iterdir() if (p / "mudancas.json").is_file()), reverse=True)[:limit]:
-        result = json.loads((folder / "mudancas.json").read_text(encoding="utf-8"))
-        entries.append((folder.name, result))
-    for name, result in entries:
-        day = datetime.combine(date.fromisoformat(name), datetime.min.time(), tzinfo=UTC)
-        changed = [t for t in result["tabelas"] if t["situacao"] != "sem_mudancas"]
-        summary = "; ".join(f"{t['tabela']}: {t['incluidos']} incluído(s), {t['removidos']} removido(s), "
-                            f"{t['alterados']} alterado(s)" for t in changed) or "Nenhum registro mudou."
-        feed.add_item(title=f"Versão de {day:%d/%m/%Y} (comparada com {result.get('anterior') or '—'})",
-                      link=f"{base}/dados/versoes/{name}/mudancas.json", description=summary,
-                      unique_id=f"{base}/dados/versoes/{name}/" if base else f"tag:portal-transporte-rodoviario,2026:versao-{name}",
-                      pubdate=day, updateddate=day)
-    path = site / FEED
-    path.parent.mkdir(parents=True, exist_ok=True)
-    latest = entries[0][0] if entries else as_of.isoformat()
-    feed.latest_post_date = lambda: datetime.combine(date.fromisoformat(latest), datetime.min.time(), tzinfo=UTC)
-    with open(path, "w", encoding="utf-8") as fh:
-        feed.write(fh, "utf-8")
-    return path

@@ -17,6 +17,7 @@ from ..identifiers import slugify
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import SUMMARIES
+from ..publish import FORMATS
 from . import charts, datafiles, feeds, identifiers, names, timetable, urls, verification
 from .context import SiteData
 from .filters import FILTERS
@@ -78,6 +79,7 @@ def template_globals(data: SiteData) -> dict:
         "url_par": urls.pair,
         "url_tabela": lambda name: urls.url("tabela", slug=name),  # table names are already safe slugs
         "alternativos": alternates,
+        "formatos": FORMATS,  # each table's download formats (pipeline/publish)
         # the data dictionary in words (pipeline/dictionary.py)
         "tipo_em_palavras": dictionary.type_in_words,
         "regras_em_palavras": dictionary.rules_in_words,

@@ -127,6 +127,15 @@ def _achado(f: dict, pages: dict[tuple[str, str], str]) -> Entry:
     return title, url, unique, f"{f['descricao']} ({f['artigo']})" if f.get("artigo") else f["descricao"]
 
 
+def _addresses(site_url: str, base_path: str, package: str) -> tuple[Callable[[str], str], Callable[[str], str]]:
+    """``href(url)``, a link (absolute with ``site_url``, else root-relative under ``base_path``), and
+    ``unique(url)``, an entry's id (absolute, else a ``tag:`` URI named after the data package)."""
+    site_url, base_path = site_url.rstrip("/"), base_path.rstrip("/")
+    authority = slugify(package) or "portal"
+    return ((lambda url: (site_url or base_path) + url),
+            (lambda url: site_url + url if site_url else f"tag:{authority},{TAG_DATE}:{url}"))
+
+
 class _Feed(Atom1Feed):
     """An Atom feed whose ``updated`` is given, never the clock's."""
 
@@ -146,14 +155,7 @@ def write(out: Path, data, site_url: str, as_of: date, limit: int = LIMIT, *, ba
 
     if limit < 0:
         raise ValueError(f"limit must be 0 or more, not {limit}")
-    site_url, base_path = site_url.rstrip("/"), base_path.rstrip("/")
-    authority = slugify(data.schema.descriptor.get("name", "")) or "portal"
-
-    def href(url: str) -> str:
-        return (site_url or base_path) + url
-
-    def unique(url: str) -> str:
-        return site_url + url if site_url else f"tag:{authority},{TAG_DATE}:{url}"
+    href, unique = _addresses(site_url, base_path, data.schema.descriptor.get("name", ""))
 
     def label(table: str, field: str, value) -> str:
         return schema_label(data.schema, table, field, value)
@@ -208,3 +210,36 @@ def write(out: Path, data, site_url: str, as_of: date, limit: int = LIMIT, *, ba
         target.write_bytes((atom.writeString("utf-8") + "\n").encode("utf-8"))
         written.append(feed["path"])
     return written
+
+
+CHANGES = {"path": "feeds/mudancas.atom.xml", "titulo": "Mudanças entre versões dos dados abertos",
+           "pagina": "/dados/mudancas/"}
+
+
+def write_changes(out: Path, versions: Path, site_url: str, as_of: date, package: str, *, base_path: str = "",
+                  limit: int = 20) -> str:
+    """The feed of the releases' changes: an entry per kept release that was compared with the one before
+    it (its ``versoes/<data>/mudancas.json``, pipeline/publish/changes.py), newest first, dated by the
+    release's date. Written even before any comparison, then without entries."""
+    import json
+
+    href, unique = _addresses(site_url, base_path, package)
+    kept = sorted((p for p in versions.iterdir() if (p / "mudancas.json").is_file()), reverse=True)[:limit]
+    entries = [(date.fromisoformat(p.name), json.loads((p / "mudancas.json").read_text(encoding="utf-8"))) for p in kept]
+    atom = _Feed(title=CHANGES["titulo"], link=href(CHANGES["pagina"]), language="pt-BR",
+                 description="Registros incluídos, removidos e alterados em cada versão publicada, tabela por tabela.",
+                 feed_url=href("/" + CHANGES["path"]), feed_guid=unique("/" + CHANGES["path"]),
+                 updated=entries[0][0] if entries else as_of)
+    for day, result in entries:
+        changed = [t for t in result["tabelas"] if t["situacao"] != "sem_mudancas"]
+        summary = "; ".join(f"{t['tabela']}: {t['incluidos']} incluído(s), {t['removidos']} removido(s), "
+                            f"{t['alterados']} alterado(s)" for t in changed) or "Nenhum registro mudou."
+        when = datetime.combine(day, datetime.min.time())
+        url = f"/dados/versoes/{day.isoformat()}/"
+        atom.add_item(title=f"Versão de {data_br(day)} (comparada com a de {_line(str(result.get('anterior') or '—'))})",
+                      link=href(url + "mudancas.json"), description=_summary(summary, False), unique_id=unique(url),
+                      pubdate=when, updateddate=when)
+    target = out / CHANGES["path"]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes((atom.writeString("utf-8") + "\n").encode("utf-8"))
+    return CHANGES["path"]
