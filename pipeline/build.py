@@ -19,7 +19,7 @@ from .derive import Derived, derive
 from .folders import staged
 from .index import pagefind, whoosh
 from .progress import Progress
-from .publish import catalog, changes, publish, release
+from .publish import catalog, changes, covered, datapackage, publish, release
 from .publish.background import Background, BackgroundError
 from .read import read_source
 from .schema import Schema, load_schema
@@ -156,8 +156,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             except BackgroundError as exc:
                 raise BuildError(f"os arquivos de dados abertos não puderam ser gravados: {exc}") from None
         with progress.stage("versão e catálogos"):
-            _release(staging, settings, derived, late, previous,
-                     lambda name: name not in schema.tables or report.covered(name))
+            _release(staging, settings, derived, late, previous, covered(schema, report))
     return BuildResult(report, derived, settings.out, pages, progress.timings())
 
 
@@ -180,8 +179,8 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
     # rows per table; None for a table no source supplies (its rows are unknown: never "0 linhas")
     rows = {name: len(df) if covered(name) else None for name, df in derived.tables.items()}
     args = (descriptor, listed, settings.site_url, settings.as_of, temporal)
-    _write_json(catalog.dcat(*args, rows=rows), out / CATALOGUE)
-    _write_json(catalog.data_json(*args, rows=rows), site / "data.json")
+    datapackage.write_json(catalog.dcat(*args, rows=rows), out / CATALOGUE)
+    datapackage.write_json(catalog.data_json(*args, rows=rows), site / "data.json")
     versions = release.keep_version(out, settings.as_of, previous_folder)
     info = {
         "descriptor": descriptor,
@@ -213,7 +212,3 @@ def _local_dados(where: str) -> Path | None:
         return None
     folder = Path(where)
     return folder / "dados" if (folder / "dados" / "datapackage.json").is_file() else folder
-
-
-def _write_json(data, path: Path) -> None:
-    path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

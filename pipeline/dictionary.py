@@ -32,8 +32,12 @@ PATTERNS = {
 }
 
 
+MONEY = "money"  # the kind of a number the schema marks as an amount in reais ("x-moeda": "BRL")
+
+
 def kind(field: dict) -> str:
-    return "money" if field.get("x-moeda") else field.get("type", "string")
+    """The field's Table Schema type, or ``money`` for an amount in reais."""
+    return MONEY if field.get("x-moeda") else field.get("type", "string")
 
 
 def type_in_words(field: dict) -> str:

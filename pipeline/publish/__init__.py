@@ -26,6 +26,12 @@ FORMATS = [
 ]
 
 
+def covered(schema: Schema, report: Report):
+    """``covered(table)``: a source supplied the table, or the portal makes it (achados, rejeitados...).
+    A table no source covers is unknown, not empty: no key into it, no row count of it."""
+    return lambda name: name not in schema.tables or report.covered(name)
+
+
 class Published:
     """The published descriptor, and the writers still at work beside the rest of the build: those
     started, and the one the caller may start later (:meth:`start_later`); :meth:`wait` (which starts
@@ -90,7 +96,7 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
             columnar.write_parquet(df, resource, out / f"{resource['name']}.parquet")
             if progress is not None:
                 progress.advance(done, len(resources) + 1)
-        _write_rest(derived, report, descriptor, tables, out, lambda name: name not in schema.tables or report.covered(name))
+        _write_rest(derived, report, descriptor, tables, out, covered(schema, report))
         if progress is not None:
             progress.advance(len(resources) + 1, len(resources) + 1)
 

@@ -24,14 +24,10 @@ import pandas as pd
 import sqlite_utils
 
 from ..read.source import once_per_value
+from ..schema import Table
 from .tabular import cell, chunks, kinds
 
 _TYPES = {"integer": int, "number": float, "boolean": int, "money": float}
-
-
-def _key(resource: dict) -> list[str]:
-    pk = resource["schema"].get("primaryKey") or []
-    return [pk] if isinstance(pk, str) else list(pk)
 
 
 def _foreign_keys(resource: dict, present: set[str], covered) -> list[tuple[str, str, str]]:
@@ -76,7 +72,7 @@ def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, 
         for resource in _referenced_first(descriptor["resources"]):
             name, fields = resource["name"], kinds(resource)
             required = {f["name"] for f in resource["schema"]["fields"] if (f.get("constraints") or {}).get("required")}
-            pk = _key(resource)
+            pk = Table(resource).primary_key
             fks = _foreign_keys(resource, present, covered)
             db[name].create({n: _TYPES.get(t, str) for n, t in fields}, pk=pk or None,
                             not_null=set(pk) | required, foreign_keys=fks)

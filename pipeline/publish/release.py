@@ -35,12 +35,15 @@ def files(out: Path, descriptor: dict) -> list[dict]:
         for suffix, name, mediatype in FORMATS:
             listed.append((r["name"], f"{r['name']}.{suffix}", name, mediatype))
     listed += [(None, path, name, mediatype) for path, name, mediatype in _PACKAGE_FILES]
+    # each CSV's size and hash were stated in the descriptor when it was written: not read again here
+    known = {r["path"]: (r["bytes"], r["hash"].removeprefix("sha256:")) for r in descriptor["resources"] if "hash" in r}
     out_files = []
     for table, path, name, mediatype in listed:
         target = out / path
         if target.is_file():
+            size, digest = known.get(path) or (target.stat().st_size, sha256(target))
             out_files.append({"tabela": table, "path": path, "formato": name, "mediatype": mediatype,
-                              "bytes": target.stat().st_size, "sha256": sha256(target)})
+                              "bytes": size, "sha256": digest})
     return out_files
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..dictionary import MONEY, kind
 from ..read.source import once_per_value
 from ..schema import Schema
 from ..validate import Report
@@ -28,13 +29,9 @@ def neutralise(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
-MONEY = "money"  # the kind of a number field marked "x-moeda": see kinds()
-
-
 def kinds(resource: dict) -> list[tuple[str, str]]:
-    """``(name, kind)`` of each published field: its Table Schema type, or ``"money"`` for a number
-    the schema marks as an amount in reais (``"x-moeda": "BRL"``)."""
-    return [(f["name"], MONEY if f.get("x-moeda") else f.get("type", "string")) for f in resource["schema"]["fields"]]
+    """``(name, kind)`` of each published field (:func:`pipeline.dictionary.kind`)."""
+    return [(f["name"], kind(f)) for f in resource["schema"]["fields"]]
 
 
 def cell(value, field_type: str):

@@ -52,8 +52,7 @@ def alternates(page_url: str) -> list[tuple[str, str, str]]:
     if table is None:
         return []
     out = [("text/csv", f"/dados/{table}.csv", f"{table} (CSV)"), ("application/json", f"/dados/{table}.json", f"{table} (JSON)")]
-    out += [("application/atom+xml", "/" + f["path"], f["titulo"]) for f in feeds.FEEDS if f["registros"] == table
-            or (table == "achados" and f["registros"] == "findings")]
+    out += [("application/atom+xml", "/" + f["path"], f["titulo"]) for f in feeds.FEEDS if f["pagina"] == f"/{section}/"]
     return out
 
 
@@ -269,8 +268,8 @@ class DataGenerator(PortalGenerator):
         self.page("dados/", "dados", pacote=pacote, release=release, count=count)
         for r in pacote["resources"]:
             path = urls.path("tabela", slug=r["name"])
-            df = self.data.tables.get(r["name"]) if r["name"] != "rejeitados" else None
-            self.page(path, "tabela", pacote=pacote, recurso=r, release=release, exemplos=_examples(df, r), count=count)
+            self.page(path, "tabela", pacote=pacote, recurso=r, release=release,
+                      exemplos=_examples(self.data.tables.get(r["name"]), r), count=count)
             written.append(path)
         self.page(urls.CHANGES, "mudancas", pacote=pacote, release=release, count=count,
                   mostrados=CHANGES_SHOWN, listados=CHANGES_LISTED)
