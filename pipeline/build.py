@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import json
+import tempfile
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -58,11 +59,13 @@ def check(settings: Settings, schema: Schema | None = None, progress: Progress |
         return validate(source, schema, lenient=settings.lenient)
 
 
-def render(site: SiteData, settings: Settings, out: Path, late: list | None = None) -> int:
+def render(site: SiteData, settings: Settings, out: Path, late: list | None = None,
+           search_pages: Path | None = None) -> int:
     """Render stage: Pelican with the portal's generators; returns the number of HTML pages: the portal's
     generators count theirs as they write them (``PORTAL_PAGES``), Pelican's own (the pages of
     ``content/``) are counted by its ``content_written`` signal. The generators leave in ``late`` what must be
-rendered again once the downloads are written (pipeline/site, ``DataGenerator``)."""
+rendered again once the downloads are written (pipeline/site, ``DataGenerator``), and write in
+    ``search_pages``, when given, what Pagefind reads of each searched page (pipeline/index/pagefind.py)."""
     pages = [0]
 
     def written(path, context=None):
@@ -77,6 +80,7 @@ rendered again once the downloads are written (pipeline/site, ``DataGenerator``)
             "PORTAL_WORKERS": settings.workers,
             "PORTAL_PAGES": pages,
             "PORTAL_LATE": late if late is not None else [],
+            "PORTAL_SEARCH_PAGES": str(search_pages) if search_pages is not None else None,
             "DELETE_OUTPUT_DIRECTORY": False,
         },
     )
@@ -118,7 +122,8 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             previous = changes.load_previous(settings.previous)
         except changes.ChangesError as exc:
             raise BuildError(str(exc)) from None
-    with staged(settings.out, "site gerado por python -m pipeline build") as staging:
+    with staged(settings.out, "site gerado por python -m pipeline build") as staging, \
+            tempfile.TemporaryDirectory(prefix=".busca-", dir=staging.parent) as search_folder:
         with progress.stage("publicação"):  # the files are written by other processes, beside the pages
             published = publish(derived, report, schema, staging / "dados", in_background=True,
                                 site_url=settings.site_url)
@@ -131,15 +136,19 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                 searcher = Background.start(partial(whoosh.build_index, site, Path(settings.whoosh_dir))) \
                     if settings.search_index else None
                 late: list = []
-                pages = render(site, settings, staging, late)
+                search_pages = Path(search_folder) if settings.search_index else None
+                pages = render(site, settings, staging, late, search_pages)
                 rebase(staging, settings.base_path)
+                if search_pages is not None:  # what Pagefind reads of the searched pages, rebased as they are
+                    pagefind.complete(staging, search_pages, urls.search_globs())
+                    rebase(search_pages, settings.base_path)
                 discovery.write(staging, settings.site_url, settings.as_of)  # robots.txt, sitemap.xml
                 feeds.write(staging, site, settings.site_url, settings.as_of, base_path=settings.base_path)
             published.start_later()  # the XLSX workbooks, beside Pagefind
             if settings.search_index:
                 with progress.stage("índice de busca"):
                     try:
-                        pagefind.index(staging, urls.search_globs())
+                        pagefind.index(staging, urls.search_globs(), search_pages)
                         searcher.wait()
                     except pagefind.PagefindError as exc:
                         raise BuildError(str(exc)) from None

@@ -71,6 +71,8 @@ def test_record_pages_carry_their_search_filters(site):
 
 
 def test_the_browser_index_is_the_same_bytes_however_pagefind_orders_its_filters(site, tmp_path):
+    """The build indexes what Pagefind reads of each page (pipeline/index/pagefind.py ``reads``); here
+    Pagefind reads the whole pages again: the same bundle, byte for byte."""
     import shutil
 
     from pipeline.index import pagefind
@@ -84,3 +86,20 @@ def test_the_browser_index_is_the_same_bytes_however_pagefind_orders_its_filters
     second = {p.relative_to(again): p.read_bytes() for p in (again / "pagefind").rglob("*") if p.is_file()}
     assert first.keys() == second.keys() and all(first[k] == second[k] for k in first)
     assert list((site / "pagefind" / "filter").glob("*.pf_filter"))  # filters there to be ordered
+
+
+def test_pagefind_is_given_the_body_less_the_ignored_tables_that_hold_no_filter():
+    from pipeline.index.pagefind import reads
+
+    page = ('<!DOCTYPE html><html lang="pt-BR"><head><title>T</title></head><body><nav>Menu</nav>'
+            '<main id="conteudo" data-pagefind-body><h1>Linha 12-0140-00</h1>'
+            '<table data-pagefind-ignore><tr><td>AUTO-1</td></tr></table>'
+            '<div hidden data-pagefind-ignore><span data-pagefind-filter="uf">GO</span></div>'
+            '<table data-pagefind-ignore><tr><td><span data-pagefind-filter="x">kept</span></td></tr></table>'
+            '<table><tr><td>Tarifa</td></tr></table></main><footer>Rodapé</footer></body></html>')
+    read = reads(page)
+    assert read.startswith('<!DOCTYPE html>\n<html lang="pt-BR"><head></head><body><main id="conteudo"')
+    assert "AUTO-1" not in read and "Menu" not in read and "Rodapé" not in read
+    assert '<span data-pagefind-filter="uf">GO</span>' in read and "kept" in read and "Tarifa" in read
+    assert reads("<html><body><main>no body element</main></body></html>") == \
+        "<html><body><main>no body element</main></body></html>"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,20 +25,73 @@ class PagefindError(RuntimeError):
     """Pagefind failed; the message carries its own output."""
 
 
-def index(out: Path, globs: list[str]) -> None:
+def index(out: Path, globs: list[str], pages: Path | None = None) -> None:
     """Run Pagefind (the binary shipped by ``pagefind[bin]``) over the site in ``out``, reading only the
-    pages that ``globs`` match (the searched page kinds, pipeline/site/urls.py). Pagefind parses every
-    file its glob matches, even the pages it then leaves out for want of ``data-pagefind-body``; at
-    national scale reading only the searched kinds took it from 14.7 s and 1.28 GB to 9.2 s and 886 MB
-    for the same 5,937 pages (issue 11)."""
+    pages that ``globs`` match (the searched page kinds, pipeline/site/urls.py), and write its bundle in
+    ``out/pagefind/``. Pagefind parses every file its glob matches, even the pages it then leaves out
+    for want of ``data-pagefind-body``; at national scale reading only the searched kinds took it from
+    14.7 s and 1.28 GB to 9.2 s and 886 MB for the same 5,937 pages (issue 11).
+
+    ``pages``, when given, is a folder holding what Pagefind reads of those pages (:func:`reads`, written
+    beside each page as it renders, pipeline/site): the same bundle, byte for byte, for about half of
+    Pagefind's time (tests/test_search_lookups.py)."""
     glob = "{" + ",".join(globs) + "}"
+    site = pages if pages is not None else out
     proc = subprocess.run(
-        [sys.executable, "-m", "pagefind", "--site", str(out), "--glob", glob, "--silent"],
+        [sys.executable, "-m", "pagefind", "--site", str(site), "--glob", glob, "--silent",
+         "--output-path", str(Path(out).resolve() / "pagefind")],
         capture_output=True, text=True,
     )
     if proc.returncode != 0:
         raise PagefindError(f"Pagefind falhou ao indexar o site: {proc.stderr.strip() or proc.stdout.strip()}")
     normalise(out / "pagefind")
+
+
+_MAIN = re.compile(r"<main\b[^>]*\bdata-pagefind-body\b")
+_IGNORED_TABLE = re.compile(r"<table\b[^>]*\bdata-pagefind-ignore\b[^>]*>")
+
+
+def reads(html: str) -> str:
+    """What Pagefind reads of a searched page: the ``<html>`` tag (its ``lang`` picks the language) and
+    the ``<main data-pagefind-body>`` element, less the tables marked ``data-pagefind-ignore`` that hold
+    no other Pagefind attribute (a filter or meta inside an ignored element still counts, so those stay).
+    Pagefind indexes nothing outside the body element once a page has one, nor inside an ignored
+    element; the long lists of a line's or a carrier's page were half of its time at national scale
+    (issue 11). A page without that body element is given whole."""
+    found = _MAIN.search(html)
+    end = html.rfind("</main>")
+    opening = re.search(r"<html\b[^>]*>", html)
+    if found is None or end < found.start() or opening is None:
+        return html
+    main = html[found.start():end + len("</main>")]
+    parts, at = [], 0
+    for table in _IGNORED_TABLE.finditer(main):
+        if table.start() < at:  # inside a table already left out
+            continue
+        close = main.find("</table>", table.end())
+        if close < 0:
+            break
+        inner = main[table.end():close]
+        if "<table" in inner or "data-pagefind-" in inner:  # nested, or holding a filter or meta: keep
+            continue
+        parts.append(main[at:table.start()])
+        at = close + len("</table>")
+    parts.append(main[at:])
+    return f"<!DOCTYPE html>\n{opening.group(0)}<head></head><body>{''.join(parts)}</body></html>\n"
+
+
+def complete(out: Path, pages: Path, globs: list[str]) -> int:
+    """Add to ``pages`` what Pagefind reads of each searched page of ``out`` not written there as it
+    rendered (the pages of ``content/``, which Pelican writes); returns how many."""
+    added = 0
+    for glob in globs:
+        for page in Path(out).glob(glob):
+            copy = pages / page.relative_to(out)
+            if not copy.exists():
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                copy.write_text(reads(page.read_text(encoding="utf-8")), encoding="utf-8")
+                added += 1
+    return added
 
 
 def _read(path: Path):

@@ -14,6 +14,7 @@ from pelican.generators import Generator
 
 from .. import dictionary, parallel
 from ..identifiers import slugify
+from ..index import pagefind
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import SUMMARIES
@@ -125,7 +126,13 @@ class PortalGenerator(Generator):
                        alternate_json=template in RECORD_KINDS, **kwargs)
         target = Path(self.output_path) / url / "index.html"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(self.get_template(template).render(context), encoding="utf-8")
+        html = self.get_template(template).render(context)
+        target.write_text(html, encoding="utf-8")
+        search_pages = self.settings.get("PORTAL_SEARCH_PAGES")
+        if search_pages and urls.searched(url + "index.html"):  # what Pagefind reads of it (pipeline/index)
+            copy = Path(search_pages) / url / "index.html"
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_text(pagefind.reads(html), encoding="utf-8")
         if count:
             self.counted(1)
 

@@ -10,6 +10,7 @@ declared here too, with the glob that makes Pagefind read those pages only (pipe
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -64,3 +65,17 @@ def pair(city: dict, other: dict) -> str:
 def search_globs() -> list[str]:
     """The files Pagefind reads: the searched kinds' pages and the top-level pages."""
     return [TOP_LEVEL_GLOB] + [k.glob for k in KINDS.values() if k.glob]
+
+
+def _glob_pattern(glob: str) -> re.Pattern:
+    """A Pagefind glob as a regular expression: ``*`` stays within one folder."""
+    return re.compile("".join("[^/]*" if part == "*" else re.escape(part) for part in re.split(r"(\*)", glob)))
+
+
+_SEARCHED = [_glob_pattern(g) for g in search_globs()]
+
+
+def searched(path: str) -> bool:
+    """Whether Pagefind reads the file at ``path`` (``linhas/12-0140-00/index.html``): a searched kind's page
+    or a top-level page."""
+    return any(p.fullmatch(path) for p in _SEARCHED)
