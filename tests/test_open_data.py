@@ -265,6 +265,9 @@ def test_record_pages_have_their_json(site):
     assert sorted(h["horario"] for h in data["horarios"]) == sorted(
         r["horario"] for r in csv_rows(site, "horarios") if r["linha_prefixo"] == "12-0140-00")
     assert {o["id"] for o in data["outorgas"]} == {r["id"] for r in csv_rows(site, "outorgas") if r["linha_prefixo"] == "12-0140-00"}
+    # a related record's own related records by their url; the line itself not repeated in each
+    assert {h["transportadora"]["url"] for h in data["horarios"]} <= {t["url"] for t in data["transportadoras"]}
+    assert all(set(h["transportadora"]) == {"url"} and "linha" not in h for h in data["horarios"])
     carrier = json.loads((site / "transportadoras" / "44555666000181" / "index.json").read_text(encoding="utf-8"))
     assert carrier["cnpj"] == "44555666000181" and carrier["url"] == "/transportadoras/44555666000181/"
 

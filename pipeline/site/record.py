@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import date, datetime, time
 
 
 class Record(dict):
@@ -20,26 +21,50 @@ class Record(dict):
             raise AttributeError(name) from None
 
 
-def as_json(record: dict, depth: int = 1):
+def as_json(record: dict, depth: int = 1, page: dict | None = None):
     """A record page's facts as JSON-ready data (``/linhas/<prefixo>/index.json`` beside the page): its
     own fields, and its related records (the carrier of an outorga, the timetable of a line, the counts
-    of infractions per group...) with their own fields and ``url`` only, so a cycle (a carrier's outorgas
-    point back to the carrier) ends there. Dates are ISO text."""
+    of infractions per group...) with their own fields; a related record's own related records are given
+    by their ``url`` only, and the page's record, which they point back to, not again (a line's timetable
+    repeated the whole line and carrier in every row: 55 KB a line at national scale, issue 11). Dates are
+    ISO text."""
     if isinstance(record, dict):
+        page = record if page is None else page
         out = {}
         for key, value in record.items():
-            if isinstance(value, dict):
-                if depth >= 0:  # a related record: its own fields (and theirs, while depth lasts)
-                    out[key] = as_json(value, depth - 1)
+            convert = _SCALARS.get(type(value))
+            if convert is not None:
+                out[key] = convert(value)
+            elif isinstance(value, dict):
+                if value is page:
+                    continue
+                if depth > 0 or "url" not in value:  # a related record, or a mapping such as counts
+                    if depth >= 0:
+                        out[key] = as_json(value, depth - 1, page)
+                else:
+                    out[key] = {"url": value["url"]}
             elif isinstance(value, (list, tuple)):
                 if depth > 0:
-                    out[key] = [as_json(v, depth - 1) for v in value]
+                    out[key] = [as_json(v, depth - 1, page) for v in value]
             else:
                 out[key] = _scalar(value)
         return out
     if isinstance(record, (list, tuple)):
-        return [as_json(v, depth) for v in record]
+        return [as_json(v, depth, page) for v in record]
     return _scalar(record)
+
+
+def _iso(value) -> str:
+    return value.isoformat()
+
+
+def _same(value):
+    return value
+
+
+# the scalar types of the page contexts, converted without asking each value what it is
+_SCALARS = {str: _same, int: _same, bool: _same, type(None): _same, date: _iso, datetime: _iso, time: _iso,
+            float: lambda value: None if value != value else value}
 
 
 def _scalar(value):
