@@ -23,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 import sqlite_utils
 
-from ..read.source import once_per_value
+from ..read.source import per_value
 from ..schema import Table
 from .tabular import cell, chunks, kinds
 
@@ -80,7 +80,7 @@ def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, 
             marks = ", ".join("?" for _ in fields)
             for part in chunks(df):
                 conn.executemany(f'INSERT INTO "{name}" VALUES ({marks})',
-                                 zip(*(once_per_value(lambda v, t=t: cell(v, t), part[n].tolist()) for n, t in fields)))
+                                 zip(*(per_value(lambda v, t=t: cell(v, t), part[n]) for n, t in fields)))
             for column, _, _ in fks:
                 db[name].create_index([column], find_unique_name=True)
             text = resource.get("x-busca-texto")

@@ -35,7 +35,7 @@ from xml.sax.saxutils import escape
 import pandas as pd
 
 from .. import dictionary
-from ..read.source import once_per_value
+from ..read.source import per_value
 from .tabular import cell, chunks, kinds, neutralise
 
 CHUNK = 20_000  # rows per piece of the sheet handed to the compressor
@@ -254,11 +254,11 @@ def write_xlsx(df: pd.DataFrame, resource: dict, path: Path, as_of) -> None:
         """Each column of a chunk of rows as its cells' XML."""
         out = []
         for name, ftype, _, labels in cols:
-            values = part[name].tolist()
+            values = part[name]
             if labels is None:
-                out.append(once_per_value(lambda v, t=ftype: _cell_xml(v, t), values))
+                out.append(per_value(lambda v, t=ftype: _cell_xml(v, t), values))
             else:
-                out.append(once_per_value(lambda v, m=labels: _cell_xml(m.get(v, v) if v not in (None, "") else None,
+                out.append(per_value(lambda v, m=labels: _cell_xml(m.get(v, v) if v not in (None, "") else None,
                                                                           "string"), values))
         return out
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..dictionary import MONEY, kind
-from ..read.source import once_per_value
+from ..read.source import per_value
 from ..schema import Schema
 from ..validate import Report
 
@@ -73,7 +73,7 @@ def write_csv(df: pd.DataFrame, resource: dict, path: Path) -> None:
         w = csv.writer(fh, lineterminator="\r\n")  # RFC 4180: CR and LF inside a cell get quoted
         w.writerow([n for n, _ in fields])
         for part in chunks(df):
-            w.writerows(zip(*(once_per_value(lambda v, t=t: csv_text(v, t), part[n].tolist()) for n, t in fields)))
+            w.writerows(zip(*(per_value(lambda v, t=t: csv_text(v, t), part[n]) for n, t in fields)))
 
 
 def write_json(df: pd.DataFrame, resource: dict, path: Path) -> None:
@@ -87,7 +87,7 @@ def write_json(df: pd.DataFrame, resource: dict, path: Path) -> None:
         fh.write("[")
         first = True
         for part in chunks(df):
-            columns = [once_per_value(lambda v, t=t: encode(cell(v, t)), part[n].tolist()) for n, t in fields]
+            columns = [per_value(lambda v, t=t: encode(cell(v, t)), part[n]) for n, t in fields]
             lines = [template % row for row in zip(*columns)]
             if lines:
                 fh.write(("\n" if first else ",\n") + ",\n".join(lines))
