@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime
+from functools import lru_cache, wraps
 
 from ..identifiers import format_cnpj, slugify
 
@@ -74,16 +75,32 @@ def sim_nao(value) -> str:
     return "sim" if value else "não"
 
 
+def _remembered(fn, size: int = 65536):
+    """``fn`` answering each value it has seen from memory: the pages show the same dates, amounts,
+    clauses and slugs thousands of times (a line's 50 notices, a carrier's fares), and each filter call
+    was a Python function at work again (issue 11). A value that cannot be a key is worked out anew."""
+    remembered = lru_cache(maxsize=size)(fn)
+
+    @wraps(fn)
+    def filter_(value):
+        try:
+            return remembered(value)
+        except TypeError:  # unhashable
+            return fn(value)
+
+    return filter_
+
+
 FILTERS = {
-    "data_br": data_br,
-    "iso": iso,
+    "data_br": _remembered(data_br),
+    "iso": _remembered(iso),
     "data_iso_br": data_iso_br,
-    "reais": reais,
+    "reais": _remembered(reais),
     "numero": numero,
-    "cnpj": format_cnpj,
-    "slug": slugify,
+    "cnpj": _remembered(format_cnpj),
+    "slug": _remembered(slugify),
     "artigo_url": artigo_url,
-    "clausula_url": clausula_url,
+    "clausula_url": _remembered(clausula_url),
     "sim_nao": sim_nao,
     "tamanho": tamanho,
 }

@@ -150,8 +150,8 @@ def _key_errors(name: str, table: SourceTable, descriptor: dict, typed: dict[str
     key = [key] if isinstance(key, str) else key
     if key:
         seen = {}
-        for pos, tup in enumerate(zip(*(t.typed(k) for k in key))):
-            if set(tup) == {None}:
+        for pos, tup in enumerate(_tuples(t, key)):
+            if tup.count(None) == len(tup):
                 out.append((name, pos, 2, ferrors.PrimaryKeyError(
                     note='cells composing the primary keys are all "None"', cells=cells(pos), row_number=pos + 2)))
                 continue
@@ -165,9 +165,9 @@ def _key_errors(name: str, table: SourceTable, descriptor: dict, typed: dict[str
         ref = fk["reference"]
         ref_name = ref.get("resource") or name
         target = [ref["fields"]] if isinstance(ref["fields"], str) else list(ref["fields"])
-        lookup = {tup for tup in zip(*(typed[ref_name].typed(k) for k in target)) if set(tup) != {None}}
-        for pos, tup in enumerate(zip(*(t.typed(k) for k in source))):
-            if set(tup) == {None} or tup in lookup:
+        lookup = {tup for tup in _tuples(typed[ref_name], target) if tup.count(None) != len(tup)}
+        for pos, tup in enumerate(_tuples(t, source)):
+            if tup in lookup or tup.count(None) == len(tup):
                 continue
             note = (f'for "{", ".join(source)}": values "{", ".join(str(d) for d in tup)}" not found in the '
                     f'lookup table "{ref_name}" as "{", ".join(target)}"')
@@ -175,6 +175,13 @@ def _key_errors(name: str, table: SourceTable, descriptor: dict, typed: dict[str
                 note=note, cells=cells(pos), row_number=pos + 2, field_names=source,
                 field_cells=[_to_str(v) for v in tup], reference_name=ref_name, reference_field_names=target)))
     return out
+
+
+def _tuples(t: _Typed, names: list[str]):
+    """The typed values of ``names`` row by row, as tuples (one-item tuples for a one-field key)."""
+    if len(names) == 1:
+        return zip(t.typed(names[0]))
+    return zip(*(t.typed(k) for k in names))
 
 
 def fast(tables: Tables, schema) -> list[Located]:
