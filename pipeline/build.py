@@ -112,9 +112,9 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
     if not report.accepted:
         raise BuildError(f"{len(report.errors)} erro(s) na entrada; o site anterior foi mantido", report)
     with progress.stage("derivação"):
-        derived = derive(
-            report.accepted, schema, settings.as_of, coverage=report.coverage, file_sources=report.file_sources
-        )
+        derived = derive(report.accepted, schema, settings.as_of, coverage=report.coverage,
+                         file_sources=report.file_sources, typed_values=report.typed_values)
+        report.typed_values = {}  # derived: the typed values live on in the frames only
     gc.freeze()
     previous = None
     if settings.previous:  # read before the long stages: an unreadable previous release fails the build now

@@ -135,3 +135,37 @@ def test_the_shortcut_is_taken_only_for_iso_text():
     for text in ("2021-3-4T05:06", "04/03/2021 05:06", "2021-03-04 05:06", "2021-03-04T5:06"):
         with pytest.raises(ValueError):
             parse_datetime(text)
+
+
+def _typed_both_ways(folder, lenient=False):
+    """Each table's typed frame made from validation's typed values and made by parsing the text again:
+    (table, field, both value lists with their types)."""
+    from pipeline.derive.typed import typed_frame
+    from pipeline.validate import validate
+
+    report = validate(read_source([folder], SCHEMA), SCHEMA, lenient=lenient)
+    assert report.accepted and report.typed_values
+    out = []
+    for name, source in report.accepted.items():
+        reused = typed_frame(SCHEMA[name], source, report.typed_values.get(name))
+        parsed = typed_frame(SCHEMA[name], source)
+        assert list(reused.columns) == list(parsed.columns)
+        for column in parsed.columns:
+            out.append((name, column, [(type(v), v) for v in reused[column]], [(type(v), v) for v in parsed[column]]))
+    return out
+
+
+def test_the_derive_stage_reads_the_same_values_validation_typed_as_it_would_parse():
+    """pipeline/derive/typed.py takes validation's typed values instead of parsing again: the same values
+    of the same types, on the minimal package and the sample (the real export, with its rejected rows
+    kept out in lenient mode, below)."""
+    for folder in (MINIMAL, PROJECT_ROOT / "datasets"):
+        for name, column, reused, parsed in _typed_both_ways(folder):
+            assert reused == parsed, (folder.name, name, column)
+    typed = {(n, c) for n, c, r, p in _typed_both_ways(MINIMAL) if any(t is not str for t, _ in p)}
+    assert {("infracoes", "data_hora"), ("tarifas", "valor"), ("outorgas", "prorrogada")} <= typed
+
+
+def test_the_derive_stage_reads_the_same_values_on_the_real_export(real_package):
+    for name, column, reused, parsed in _typed_both_ways(real_package, lenient=True):
+        assert reused == parsed, (name, column)

@@ -113,11 +113,14 @@ def derive(
     *,
     coverage: dict[str, list[str]] | None = None,
     file_sources: dict[str, str] | None = None,
+    typed_values: dict[str, dict[str, dict]] | None = None,
 ) -> Derived:
     """The published tables as of ``as_of``. ``coverage`` (table -> supplying sources; every table
     covered when not given) decides which finding rules can run; ``file_sources`` (file -> source id)
-    fills each row's ``fonte``."""
-    t = {name: typed_frame(schema[name], accepted[name]) for name in schema.tables}
+    fills each row's ``fonte``; ``typed_values`` (``Report.typed_values``) what validation already read of
+    each text (pipeline/derive/typed.py)."""
+    typed_values = typed_values or {}
+    t = {name: typed_frame(schema[name], accepted[name], typed_values.get(name)) for name in schema.tables}
     history = fare_history(t["tarifas"])
     derive_linhas(t["linhas"], t["horarios"], schema.weekdays)
     derive_outorgas(t["outorgas"], as_of)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pandas as pd
 
 from ..read.source import SourceTable, once_per_value
@@ -13,15 +15,34 @@ from ..validate.cells import PARSERS
 _CONVERTERS = {kind: PARSERS[kind] for kind in ("date", "datetime", "number", "integer", "boolean")}
 
 
-def typed_frame(table: Table, source: SourceTable) -> pd.DataFrame:
+def typed_frame(table: Table, source: SourceTable, known: dict[str, dict] | None = None) -> pd.DataFrame:
     """Typed values (Python ``date``, ``float``, ``bool``; ``None`` for empty) of rows that passed
-    validation, so every conversion here succeeds. Booleans default to ``False`` (e.g. prorrogada)."""
+    validation, so every conversion here succeeds. Booleans default to ``False`` (e.g. prorrogada).
+
+    ``known`` (field -> {text: typed value}) holds what validation already read of each text
+    (:data:`pipeline.validate.screen.KEPT_TYPES`): a value found there is taken (a number as ``float``)
+    instead of parsed again, the largest part of this stage at national scale (issue 11). A text of an
+    accepted row passed both Frictionless and the portal's grammar, so both read the same value;
+    tests/test_differential.py compares the frames made either way."""
     df = source.frame()
     for f in table.fields:
-        conv = _CONVERTERS.get(f.get("type", "string"))
-        if conv is not None:
-            values = once_per_value(lambda v, conv=conv: conv(v) if v != "" else None, source.column(f["name"]))
-            if f.get("type") == "boolean":
-                values = [bool(v) for v in values]
-            df[f["name"]] = pd.Series(values, index=df.index, dtype=object)
+        kind = f.get("type", "string")
+        conv = _CONVERTERS.get(kind)
+        if conv is None:
+            continue
+        column = source.column(f["name"])
+        seen = (known or {}).get(f["name"])
+        if seen is not None and kind in ("date", "datetime", "integer"):
+            values = list(map(seen.__getitem__, column))
+        elif seen is not None:  # a Decimal as float (both exact roundings of the text); a boolean as is
+            values = once_per_value(lambda v, seen=seen: _plain(seen[v]), column)
+        else:
+            values = once_per_value(lambda v, conv=conv: conv(v) if v != "" else None, column)
+        if kind == "boolean":
+            values = [bool(v) for v in values]
+        df[f["name"]] = pd.Series(values, index=df.index, dtype=object)
     return df
+
+
+def _plain(value):
+    return float(value) if isinstance(value, Decimal) else value

@@ -46,6 +46,9 @@ class Report:
     file_sources: dict[str, str] = field(default_factory=dict)  # file as shown -> source id
     # per table, once accepted: lidas = mantidas + duplicadas + rejeitadas (asserted)
     accounting: dict[str, dict[str, int]] = field(default_factory=dict)
+    # table -> field -> {text: typed value}, as validation read them (screen.KEPT_TYPES): the derive stage
+    # takes them instead of parsing every date again; the build lets them go once it has derived
+    typed_values: dict[str, dict[str, dict]] = field(default_factory=dict, repr=False, compare=False)
 
     def account(self, counts: dict[str, dict[str, int]]) -> None:
         """Every row read is kept, a later source's repeat of a kept key, or refused with a reason."""
@@ -159,12 +162,15 @@ def _from_frictionless(error, table: SourceTable, schema: Schema) -> Problem:
     return p("estrutura", detalhe=f"a validação estrutural (Frictionless, erro {kind}) recusou esta linha")
 
 
-def frictionless_problems(tables: dict[str, SourceTable], schema: Schema, *, fast: bool = True) -> list[Problem]:
+def frictionless_problems(tables: dict[str, SourceTable], schema: Schema, *, fast: bool = True,
+                          keep: dict | None = None) -> list[Problem]:
     """Frictionless's verdict on the tables, in pt-BR. ``fast`` (the default) asks Frictionless only
-    about the rows a screen flags and checks the keys over its typed values (:mod:`.screen`);
-    ``fast=False`` runs it over every row: both give the same problems (tests/test_differential.py)."""
+    about the rows a screen flags and checks the keys over its typed values (:mod:`.screen`, which
+    leaves them in ``keep`` when given); ``fast=False`` runs it over every row: both give the same
+    problems (tests/test_differential.py)."""
     problems = []
-    for name, pos, _, error in (screen.fast if fast else screen.full)(tables, schema):
+    found = screen.fast(tables, schema, keep) if fast else screen.full(tables, schema)
+    for name, pos, _, error in found:
         t = tables[name]
         problem = _from_frictionless(error, t, schema)
         if 0 <= pos < len(t.rows):
@@ -197,7 +203,7 @@ def validate(source: SourcePackage, schema: Schema, *, lenient: bool = False) ->
     while True:
         # the portal's checks in a second process, beside Frictionless's verdict (both read the same rows)
         checks = parallel.call(partial(run_checks, tables, schema), parallel=_big(tables))
-        by_frictionless = frictionless_problems(tables, schema)
+        by_frictionless = frictionless_problems(tables, schema, keep=report.typed_values)
         flagged = {(p.arquivo, p.linha, p.coluna) for p in by_frictionless}
         own = [p for p in checks.result()  # one bad cell is reported once
                if not (p.regra in CELL_RULES and (p.arquivo, p.linha, p.coluna) in flagged)]

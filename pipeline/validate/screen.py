@@ -184,11 +184,22 @@ def _tuples(t: _Typed, names: list[str]):
     return zip(*(t.typed(k) for k in names))
 
 
-def fast(tables: Tables, schema) -> list[Located]:
-    """The same errors as :func:`full`, in the same order, with Frictionless run only on flagged rows."""
+# the types whose values the derive stage takes from the screen instead of parsing the text again
+KEPT_TYPES = ("date", "datetime", "number", "integer", "boolean")
+
+
+def fast(tables: Tables, schema, keep: dict | None = None) -> list[Located]:
+    """The same errors as :func:`full`, in the same order, with Frictionless run only on flagged rows.
+    ``keep``, when given, receives per table and field (of :data:`KEPT_TYPES`) each distinct text's
+    typed value as Frictionless read it: the derive stage reuses them (pipeline/derive/typed.py)."""
     descriptor = schema.source_descriptor()
     resources = {r["name"]: r for r in descriptor["resources"]}
     typed = {name: _Typed(tables[name], r["schema"]) for name, r in resources.items()}
+    if keep is not None:
+        keep.clear()
+        for name, r in resources.items():
+            keep[name] = {f["name"]: typed[name].values[f["name"]] for f in r["schema"]["fields"]
+                          if f.get("type", "string") in KEPT_TYPES}
     flagged_rows = {name: [tables[name].rows[i] for i in t.flagged] for name, t in typed.items()}
     found = _run(_descriptor(schema, tables, flagged_rows, keys=False))
     out: list[Located] = []
