@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..identifiers import slugify
 from ..publish.tabular import cell
-from ..read.source import once_per_value
+from ..read.source import per_value
 from . import urls
 from .filters import clausula_url
 from .identifiers import key
@@ -38,11 +38,6 @@ def keys(numbers: pd.Series) -> list[str]:
     """:func:`~pipeline.site.identifiers.key` of each number; most are letters and digits already."""
     plain = numbers.str.fullmatch(r"[0-9A-Za-z]+").fillna(False).tolist()
     return [n.upper() if ok else key(n) for n, ok in zip(numbers.tolist(), plain)]
-
-
-def _mapped(column: pd.Series, fn) -> list:
-    """``fn`` of each value, computed once per distinct value."""
-    return once_per_value(fn, column.tolist())
 
 
 def _iso(column: pd.Series, unit: str) -> list:
@@ -67,22 +62,22 @@ def shards(data, label, digits: int, part: int = 0, parts: int = 1) -> dict[str,
         c = carriers.get(cnpj)
         return (c["razao_social"], c["url"]) if c else (cnpj, None)
 
-    who = _mapped(rows["transportadora_cnpj"], carrier)
+    who = per_value(carrier, rows["transportadora_cnpj"])
     place = [" — ".join(filter(None, [lo, "/".join(filter(None, [m, uf]))])) or None
              for lo, m, uf in zip(rows["local"].tolist(), rows["municipio"].tolist(), rows["uf"].tolist())]
     columns = [
         rows["numero_auto"].tolist(),
         [w[0] for w in who], [w[1] for w in who],
         [p or None for p in rows["linha_prefixo"].tolist()],
-        _mapped(rows["linha_prefixo"], lambda p: urls.url("linha", slug=slugify(p)) if p else None),
+        per_value(lambda p: urls.url("linha", slug=slugify(p)) if p else None, rows["linha_prefixo"]),
         _iso(rows["data_hora"], "m"),
         place,
         rows["enquadramento"].tolist(),
-        _mapped(rows["enquadramento"], clausula_url),
+        per_value(clausula_url, rows["enquadramento"]),
         rows["grupo"].tolist(),
-        _mapped(rows["penalidade"], lambda v: label("penalidade", v)),
-        _mapped(rows["valor_multa"], lambda v: cell(v, "number")),
-        _mapped(rows["situacao"], lambda v: label("situacao", v)),
+        per_value(lambda v: label("penalidade", v), rows["penalidade"]),
+        per_value(lambda v: cell(v, "number"), rows["valor_multa"]),
+        per_value(lambda v: label("situacao", v), rows["situacao"]),
         _iso(rows["prazo_defesa"], "D"),
         _iso(rows["prazo_recurso"], "D"),
     ]
