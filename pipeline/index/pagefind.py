@@ -49,6 +49,7 @@ def index(out: Path, globs: list[str], pages: Path | None = None) -> None:
 
 _MAIN = re.compile(r"<main\b[^>]*\bdata-pagefind-body\b")
 _IGNORED_TABLE = re.compile(r"<table\b[^>]*\bdata-pagefind-ignore\b[^>]*>")
+_HTML = re.compile(r"<html\b[^>]*>")
 
 
 def reads(html: str) -> str:
@@ -60,7 +61,7 @@ def reads(html: str) -> str:
     (issue 11). A page without that body element is given whole."""
     found = _MAIN.search(html)
     end = html.rfind("</main>")
-    opening = re.search(r"<html\b[^>]*>", html)
+    opening = _HTML.search(html)
     if found is None or end < found.start() or opening is None:
         return html
     main = html[found.start():end + len("</main>")]
@@ -80,18 +81,15 @@ def reads(html: str) -> str:
     return f"<!DOCTYPE html>\n{opening.group(0)}<head></head><body>{''.join(parts)}</body></html>\n"
 
 
-def complete(out: Path, pages: Path, globs: list[str]) -> int:
+def complete(out: Path, pages: Path, globs: list[str]) -> None:
     """Add to ``pages`` what Pagefind reads of each searched page of ``out`` not written there as it
-    rendered (the pages of ``content/``, which Pelican writes); returns how many."""
-    added = 0
+    rendered (the pages of ``content/``, which Pelican writes)."""
     for glob in globs:
         for page in Path(out).glob(glob):
             copy = pages / page.relative_to(out)
             if not copy.exists():
                 copy.parent.mkdir(parents=True, exist_ok=True)
                 copy.write_text(reads(page.read_text(encoding="utf-8")), encoding="utf-8")
-                added += 1
-    return added
 
 
 def _read(path: Path):
