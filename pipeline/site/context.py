@@ -24,7 +24,11 @@ from .coverage import Coverage
 from .indexes import lines_by_uf
 from .record import Record
 
-RECENT_INFRACTIONS = 50  # infraction notices listed on a carrier or line page; the rest are in /dados/
+# Infraction notices listed on a carrier's or a line's page (and in its JSON), the most recent first; the
+# page gives the full count per group and links to every notice in /dados/, and the search finds any
+# notice by its number. 50 made a line's page 35 KB, two thirds of it this list inside a collapsed
+# <details>, and was half of the page stage's rendering at national scale (issue 11).
+RECENT_INFRACTIONS = 20
 
 
 def _linked(row: dict, kind: str, key: str, **more) -> Record:
