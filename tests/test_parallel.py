@@ -49,6 +49,14 @@ def test_a_failing_worker_fails_the_split(monkeypatch):
     assert done == [0, 2]  # the parent did its own share
 
 
+def test_shares_give_each_process_a_consecutive_part_of_every_kind():
+    items = [("linha", n) for n in range(5)] + [("outorga", n) for n in range(4)] + [("cidade", 0)]
+    first, second = parallel.shares(items, 2, kind=lambda item: item[0])
+    assert first == [("linha", 0), ("linha", 1), ("outorga", 0), ("outorga", 1)]
+    assert second == [("linha", 2), ("linha", 3), ("linha", 4), ("outorga", 2), ("outorga", 3), ("cidade", 0)]
+    assert parallel.shares([0, 1, 2, 3, 4], 2) == [[0, 2, 4], [1, 3]]  # without kinds: dealt in turn
+
+
 def test_a_child_call_returns_its_value_or_its_failure():
     assert parallel.call(lambda: {"a": [1, 2]}).result() == {"a": [1, 2]}
     with pytest.raises(parallel.WorkerError, match="ZeroDivisionError"):

@@ -192,7 +192,7 @@ class SectionsGenerator(PortalGenerator):
                     if template in RECORD_KINDS:  # the page's facts, for machines (rel="alternate")
                         (root / url / "index.json").write_text(_json(as_json(context[template])), encoding="utf-8")
 
-        parallel.split(pages + files, render, self.settings.get("PORTAL_WORKERS", 1))
+        parallel.split(pages + files, render, self.settings.get("PORTAL_WORKERS", 1), kind=lambda item: item[1])
         self.counted(len(pages))
 
 
