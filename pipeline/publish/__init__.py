@@ -88,15 +88,17 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
                                    derived.as_of)
 
     def the_rest(progress=None) -> None:
+        coded = {}  # each table's columns numbered once for its CSV, JSON and SQLite (tabular.Coded)
         for done, resource in enumerate(resources, 1):
             df = tables[resource["name"]]
-            tabular.write_csv(df, resource, out / resource["path"])
+            coded[resource["name"]] = table = tabular.Coded(df)
+            tabular.write_csv(df, resource, out / resource["path"], table)
             resource.update(datapackage.size_and_hash(out / resource["path"]))  # in this process's copy
-            tabular.write_json(df, resource, out / f"{resource['name']}.json")
+            tabular.write_json(df, resource, out / f"{resource['name']}.json", table)
             columnar.write_parquet(df, resource, out / f"{resource['name']}.parquet")
             if progress is not None:
                 progress.advance(done, len(resources) + 1)
-        _write_rest(derived, report, descriptor, tables, out, covered(schema, report))
+        _write_rest(derived, report, descriptor, tables, out, covered(schema, report), coded)
         if progress is not None:
             progress.advance(len(resources) + 1, len(resources) + 1)
 
@@ -107,13 +109,14 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
     return Published(descriptor, [Background.start(the_rest)], later=spreadsheets)
 
 
-def _write_rest(derived: Derived, report: Report, descriptor: dict, tables: dict, out: Path, covered) -> None:
+def _write_rest(derived: Derived, report: Report, descriptor: dict, tables: dict, out: Path, covered,
+                coded: dict) -> None:
     resources = descriptor["resources"]
     datapackage.write_json(descriptor, out / "datapackage.json")
     datapackage.write_json(
         {**report.to_dict(), "completude": derived.completeness,
          "regras_nao_verificadas": derived.unchecked}, out / "validacao.json")
-    database.write_sqlite(tables, descriptor, out / DATABASE, covered)
+    database.write_sqlite(tables, descriptor, out / DATABASE, covered, coded)
     database.write_metadata(descriptor, out / DATASETTE_METADATA, Path(DATABASE).stem)
     members = [out / "datapackage.json"] + [out / r["path"] for r in resources]
     archive.write_zip(out / PACKAGE_ZIP, members, out)

@@ -23,9 +23,8 @@ from pathlib import Path
 import pandas as pd
 import sqlite_utils
 
-from ..read.source import per_value
 from ..schema import Table
-from .tabular import cell, chunks, kinds
+from .tabular import Coded, cell, kinds
 
 _TYPES = {"integer": int, "number": float, "boolean": int, "money": float}
 
@@ -60,8 +59,10 @@ def _referenced_first(resources: list[dict]) -> list[dict]:
     return order
 
 
-def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, covered=lambda name: True) -> None:
-    """``covered(table)`` says whether a source supplied the table (see the module's note on keys)."""
+def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, covered=lambda name: True,
+                 coded: dict[str, Coded] | None = None) -> None:
+    """``covered(table)`` says whether a source supplied the table (see the module's note on keys);
+    ``coded``, the tables' columns numbered already by the other writers (:class:`~.tabular.Coded`)."""
     path.unlink(missing_ok=True)
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA journal_mode = OFF")
@@ -76,11 +77,11 @@ def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, 
             fks = _foreign_keys(resource, present, covered)
             db[name].create({n: _TYPES.get(t, str) for n, t in fields}, pk=pk or None,
                             not_null=set(pk) | required, foreign_keys=fks)
-            df = tables[name]
+            table = (coded or {}).get(name) or Coded(tables[name])
             marks = ", ".join("?" for _ in fields)
-            for part in chunks(df):
-                conn.executemany(f'INSERT INTO "{name}" VALUES ({marks})',
-                                 zip(*(per_value(lambda v, t=t: cell(v, t), part[n]) for n, t in fields)))
+            forms = [(n, table.forms(n, lambda v, t=t: cell(v, t))) for n, t in fields]
+            for start, stop in table.spans():
+                conn.executemany(f'INSERT INTO "{name}" VALUES ({marks})', table.rows(forms, start, stop))
             for column, _, _ in fks:
                 db[name].create_index([column], find_unique_name=True)
             text = resource.get("x-busca-texto")

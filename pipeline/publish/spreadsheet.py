@@ -35,8 +35,7 @@ from xml.sax.saxutils import escape
 import pandas as pd
 
 from .. import dictionary
-from ..read.source import per_value
-from .tabular import cell, chunks, kinds, neutralise
+from .tabular import Coded, cell, kinds, neutralise
 
 CHUNK = 20_000  # rows per piece of the sheet handed to the compressor
 _EPOCH = datetime(1899, 12, 30)  # Excel's day 0 (with its 1900 leap-year quirk, for dates after 1900-03-01)
@@ -214,7 +213,7 @@ def dictionary_rows(resource: dict) -> list[list[str]]:
     return rows
 
 
-def write_xlsx(df: pd.DataFrame, resource: dict, path: Path, as_of) -> None:
+def write_xlsx(df: pd.DataFrame, resource: dict, path: Path, as_of, coded: Coded | None = None) -> None:
     cols = columns(resource)
     stamp = (as_of.year, as_of.month, as_of.day, 0, 0, 0)
     title = escape(resource.get("title", resource["name"]))
@@ -250,17 +249,11 @@ def write_xlsx(df: pd.DataFrame, resource: dict, path: Path, as_of) -> None:
         info.compress_type = zipfile.ZIP_DEFLATED
         return info
 
-    def pieces(part):
-        """Each column of a chunk of rows as its cells' XML."""
-        out = []
-        for name, ftype, _, labels in cols:
-            values = part[name]
-            if labels is None:
-                out.append(per_value(lambda v, t=ftype: _cell_xml(v, t), values))
-            else:
-                out.append(per_value(lambda v, m=labels: _cell_xml(m.get(v, v) if v not in (None, "") else None,
-                                                                          "string"), values))
-        return out
+    coded = coded or Coded(df)
+    # each column's cells as XML, once per distinct value
+    forms = [(name, coded.forms(name, lambda v, t=ftype: _cell_xml(v, t)) if labels is None else
+              coded.forms(name, lambda v, m=labels: _cell_xml(m.get(v, v) if v not in (None, "") else None, "string")))
+             for name, ftype, _, labels in cols]
 
     head_part = df.iloc[:SAMPLE]
     widths = [_width(header, [_shown(m.get(v, v) if m else v, ftype) for v in head_part[name].tolist()])
@@ -276,8 +269,9 @@ def write_xlsx(df: pd.DataFrame, resource: dict, path: Path, as_of) -> None:
         with z.open(member("xl/worksheets/sheet1.xml"), "w", force_zip64=True) as fh:
             head, tail = _sheet(f"A1:{last_col}{len(df) + 1}", widths, len(cols), len(df) + 1)
             fh.write((head + "<row>" + "".join(_text(h, _HEADER) for _, _, h, _ in cols) + "</row>").encode("utf-8"))
-            for part in chunks(df, CHUNK):
-                fh.write("".join("<row>" + "".join(cells) + "</row>" for cells in zip(*pieces(part))).encode("utf-8"))
+            for start, stop in coded.spans(CHUNK):
+                fh.write("".join("<row>" + "".join(cells) + "</row>" for cells in coded.rows(forms, start, stop))
+                         .encode("utf-8"))
             fh.write(tail.encode("utf-8"))
         head, tail = _sheet(f"A1:F{len(entries)}", dict_widths, 6, len(entries))
         body = "".join("<row>" + "".join(_text(v, _HEADER if n == 0 else 0) if v else "<c/>" for v in row) + "</row>"

@@ -14,10 +14,10 @@ import json
 from datetime import date, datetime
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ..dictionary import MONEY, kind
-from ..read.source import per_value
 from ..schema import Schema
 from ..validate import Report
 
@@ -62,33 +62,76 @@ def csv_text(value, field_type: str) -> str:
     return str(v)
 
 
-def chunks(df: pd.DataFrame, size: int = 20_000):
-    for start in range(0, len(df), size):
-        yield df.iloc[start:start + size]
+CHUNK = 20_000  # rows a writer holds as text at a time
 
 
-def write_csv(df: pd.DataFrame, resource: dict, path: Path) -> None:
+class Coded:
+    """A table's columns, each numbered once for all its writers: ``pandas.factorize`` gives every
+    distinct value of a column a number (a missing value, ``None`` or NaN, is -1), a writer turns each
+    distinct value into its own form once (:meth:`forms`: text for the CSV, JSON for the JSON...) and
+    gathers the forms of a span of rows by those numbers (:meth:`take`, numpy). The CSV, JSON and
+    SQLite writers of a table share one, so each column is numbered once rather than once per writer and
+    per chunk of rows (issue 11); a writer called alone makes its own. Values equal for Python (1 and
+    1.0) share a number, as they shared a result in ``per_value``."""
+
+    def __init__(self, df: pd.DataFrame):
+        self.df = df
+        self._numbered: dict[str, tuple] = {}
+
+    def _numbers(self, name: str) -> tuple:
+        got = self._numbered.get(name)
+        if got is None:
+            codes, uniques = pd.factorize(self.df[name], use_na_sentinel=True)
+            got = self._numbered[name] = (codes, uniques.tolist())  # Python values, as tolist() gives them
+        return got
+
+    def forms(self, name: str, fn) -> np.ndarray:
+        """``fn`` of each distinct value of column ``name``, then of None (number -1: the last item)."""
+        _, uniques = self._numbers(name)
+        out = np.empty(len(uniques) + 1, dtype=object)
+        for i, value in enumerate(uniques):
+            out[i] = fn(value)
+        out[-1] = fn(None)
+        return out
+
+    def take(self, forms: np.ndarray, name: str, start: int, stop: int) -> list:
+        """The forms of the rows ``start:stop`` of column ``name``."""
+        return forms[self._numbers(name)[0][start:stop]].tolist()
+
+    def spans(self, size: int = CHUNK):
+        """``(start, stop)`` of each chunk of rows a writer handles at a time."""
+        return [(start, min(start + size, len(self.df))) for start in range(0, len(self.df), size)]
+
+    def rows(self, forms: list[tuple[str, np.ndarray]], start: int, stop: int):
+        """The rows ``start:stop`` as tuples of the forms of ``(column, forms)``."""
+        return zip(*(self.take(f, name, start, stop) for name, f in forms))
+
+
+def write_csv(df: pd.DataFrame, resource: dict, path: Path, coded: Coded | None = None) -> None:
+    coded = coded or Coded(df)
     fields = kinds(resource)
+    forms = [(n, coded.forms(n, lambda v, t=t: csv_text(v, t))) for n, t in fields]
     with open(path, "w", encoding="utf-8", newline="") as fh:
         w = csv.writer(fh, lineterminator="\r\n")  # RFC 4180: CR and LF inside a cell get quoted
         w.writerow([n for n, _ in fields])
-        for part in chunks(df):
-            w.writerows(zip(*(per_value(lambda v, t=t: csv_text(v, t), part[n]) for n, t in fields)))
+        for start, stop in coded.spans():
+            w.writerows(coded.rows(forms, start, stop))
 
 
-def write_json(df: pd.DataFrame, resource: dict, path: Path) -> None:
+def write_json(df: pd.DataFrame, resource: dict, path: Path, coded: Coded | None = None) -> None:
     """A JSON array, one compact record per line: written as it is made, valid JSON, and still readable
     line by line (500,000 infractions no longer become one string of a quarter of a gigabyte). Each
     distinct value is encoded once and each record is filled into a template of its keys."""
+    coded = coded or Coded(df)
     encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
     fields = kinds(resource)
     template = "{" + ",".join(encode(n).replace("%", "%%") + ":%s" for n, _ in fields) + "}"
+    forms = [(n, coded.forms(n, lambda v, t=t: encode(cell(v, t)))) for n, t in fields]
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write("[")
         first = True
-        for part in chunks(df):
-            columns = [per_value(lambda v, t=t: encode(cell(v, t)), part[n]) for n, t in fields]
-            lines = [template % row for row in zip(*columns)]
+        for start, stop in coded.spans():
+            lines = [template % row for row in coded.rows(forms, start, stop)]
             if lines:
                 fh.write(("\n" if first else ",\n") + ",\n".join(lines))
                 first = False
