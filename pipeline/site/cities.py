@@ -9,7 +9,7 @@ destination); and the maximum fares in force for A-B per service category (``tar
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from ..places import BY_ALIAS, Place, fold, resolve
 from . import urls
@@ -23,8 +23,11 @@ def _collator():
     return Collator()
 
 
+@lru_cache(maxsize=65_536)
 def collation_key(text: str):
-    """Sort key of a pt-BR name: ``Águia`` between ``Agua`` and ``Aguia Branca``, not after ``Z``."""
+    """Sort key of a pt-BR name: ``Águia`` between ``Agua`` and ``Aguia Branca``, not after ``Z``. The
+    same few hundred names are sorted again and again (each pair of places sorts its carriers: 40,000
+    keys for 432 names at national scale), and pyuca works in Python, 20 µs a name here."""
     return _collator().sort_key(text or "")
 
 
