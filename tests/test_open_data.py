@@ -330,3 +330,25 @@ def test_citation_is_suggested(site):
     cite = descriptor(site)["x-citacao"]
     assert "Versão 2026-06-30" in cite and "CC-BY-4.0" in cite
     assert cite in " ".join((site / "dados" / "index.html").read_text(encoding="utf-8").split())
+
+
+def test_the_json_beside_the_pages_is_what_json_dumps_gives(sample_site):
+    """The page stage writes its JSON files with orjson; their bytes are the standard library's
+    ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))``, hostile text and odd numbers included
+    (numbers under 0.0001 are written in another notation of the same value; the portal has none)."""
+    from pipeline.site import _json
+
+    def standard(value) -> bytes:
+        return (json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+    hostile = {"texto": 'Goiânia "<script>" \\ \n\r\t\x00\x01\x1f\x7f \u2028\u2029 ☃ 𝄞 =HYPERLINK("x")',
+               "numeros": [0, -1, 2**53, 10**18, 0.1, 1.5, -0.0, 1e16, 1e22, 0.0001, 9840.0, 123456789.25],
+               "outros": [None, True, False, ("tupla", 1), {"aninhado": []}]}
+    assert _json(hostile) == standard(hostile)
+    tiny = [1e-5, 1e-7, 5e-324]  # below 0.0001 orjson writes 1e-7 where json.dumps writes 1e-07: the same number
+    assert json.loads(_json(tiny)) == tiny
+    files = [p for p in sample_site.rglob("*.json") if p.parent != sample_site  # data.json: the catalogue
+             and not p.is_relative_to(sample_site / "dados") and not p.is_relative_to(sample_site / "pagefind")]
+    assert len(files) > 100 and any(p.name == "index.json" and p.parent.parent.name == "linhas" for p in files)
+    for path in files:
+        assert path.read_bytes() == standard(json.loads(path.read_bytes())), path
