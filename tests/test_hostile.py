@@ -388,7 +388,7 @@ def test_a_full_disk_in_the_background_spreadsheet_writer_keeps_the_previous_sit
     assert cli.main(["build", "--data", str(MINIMAL), "--out", str(site), "--no-search"]) == 0
     before = (site / "index.html").read_bytes()
 
-    def full(df, resource, path, as_of):  # runs in the forked writer, which inherits the patch
+    def full(df, resource, path, as_of, coded=None):  # runs in the forked writers, which inherit the patch
         raise OSError(errno.ENOSPC, "No space left on device", path.name)
 
     monkeypatch.setattr(spreadsheet, "write_xlsx", full)

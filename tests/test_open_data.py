@@ -352,3 +352,27 @@ def test_the_json_beside_the_pages_is_what_json_dumps_gives(sample_site):
     assert len(files) > 100 and any(p.name == "index.json" and p.parent.parent.name == "linhas" for p in files)
     for path in files:
         assert path.read_bytes() == standard(json.loads(path.read_bytes())), path
+
+
+def test_the_downloads_are_the_same_bytes_however_the_rows_are_chunked(tmp_path, monkeypatch):
+    """Each writer converts a column's values all at once when they are few and a chunk at a time when
+    they are many (publish/tabular.py, ``Forms``); with chunks of 7 rows every sample column takes the
+    second way, over many chunks, missing values included: the files must not change."""
+    from pipeline import SAMPLE_DIR
+    from pipeline.build import check
+    from pipeline.derive import derive
+    from pipeline.publish import publish, spreadsheet, tabular
+    from pipeline.schema import load_schema
+
+    schema = load_schema()
+    report = check(Settings(data=(SAMPLE_DIR,), out=tmp_path / "x", as_of=AS_OF), schema)
+    derived = derive(report.accepted, schema, AS_OF, coverage=report.coverage, file_sources=report.file_sources)
+    publish(derived, report, schema, tmp_path / "whole")
+    monkeypatch.setattr(tabular, "CHUNK", 7)
+    monkeypatch.setattr(spreadsheet, "CHUNK", 7)
+    publish(derived, report, schema, tmp_path / "chunked")
+    names = sorted(p.name for p in (tmp_path / "whole").iterdir() if p.is_file())
+    assert {"infracoes.csv", "infracoes.json", "infracoes.xlsx", "portal.sqlite"} <= set(names)
+    assert max(len(df) for df in derived.tables.values()) > 7 * 10
+    for name in names:
+        assert (tmp_path / "whole" / name).read_bytes() == (tmp_path / "chunked" / name).read_bytes(), name

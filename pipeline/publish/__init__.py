@@ -65,8 +65,9 @@ class Published:
 def publish(derived: Derived, report: Report, schema: Schema, out: Path, progress=None, *,
             in_background: bool = False, site_url: str = "") -> Published:
     """Write every download into ``out``. With ``in_background`` the files are written by forked
-    processes while the caller goes on: CSV, JSON, SQLite and the zip start now (the pages render
-    meanwhile); the XLSX workbooks, when the caller calls :meth:`Published.start_later` (the build does
+    processes while the caller goes on: CSV, JSON, SQLite, the zip and the XLSX workbooks but one start
+    now (the pages render meanwhile); the workbook of the table with the most rows (the infractions at
+    national scale: 8 s of its own), when the caller calls :meth:`Published.start_later` (the build does
     so when the pages are done and Pagefind, which leaves part of a core idle, runs) or waits. The
     descriptor, which the pages need, is made here first."""
     out.mkdir(parents=True, exist_ok=True)
@@ -82,13 +83,19 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
     descriptor = datapackage.published_descriptor(schema, derived.as_of, sources, report.fictional, site_url)
     resources = descriptor["resources"]
 
-    def spreadsheets() -> None:
+    largest = max((r["name"] for r in resources), key=lambda name: len(tables[name]), default=None)
+
+    def spreadsheets(names, coded=None) -> None:
         for resource in resources:
-            spreadsheet.write_xlsx(tables[resource["name"]], resource, out / f"{resource['name']}.xlsx",
-                                   derived.as_of)
+            if resource["name"] in names:
+                spreadsheet.write_xlsx(tables[resource["name"]], resource, out / f"{resource['name']}.xlsx",
+                                       derived.as_of, (coded or {}).get(resource["name"]))
+
+    def the_last_spreadsheet() -> None:
+        spreadsheets({largest})
 
     def the_rest(progress=None) -> None:
-        coded = {}  # each table's columns numbered once for its CSV, JSON and SQLite (tabular.Coded)
+        coded = {}  # each table's columns numbered once for its CSV, JSON, SQLite and XLSX (tabular.Coded)
         for done, resource in enumerate(resources, 1):
             df = tables[resource["name"]]
             coded[resource["name"]] = table = tabular.Coded(df)
@@ -99,14 +106,15 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
             if progress is not None:
                 progress.advance(done, len(resources) + 1)
         _write_rest(derived, report, descriptor, tables, out, covered(schema, report), coded)
+        spreadsheets({r["name"] for r in resources} - {largest}, coded)
         if progress is not None:
             progress.advance(len(resources) + 1, len(resources) + 1)
 
     if not in_background:
         the_rest(progress)
-        spreadsheets()
+        the_last_spreadsheet()
         return Published(descriptor)
-    return Published(descriptor, [Background.start(the_rest)], later=spreadsheets)
+    return Published(descriptor, [Background.start(the_rest)], later=the_last_spreadsheet)
 
 
 def _write_rest(derived: Derived, report: Report, descriptor: dict, tables: dict, out: Path, covered,

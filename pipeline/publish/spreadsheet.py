@@ -251,8 +251,8 @@ def write_xlsx(df: pd.DataFrame, resource: dict, path: Path, as_of, coded: Coded
 
     coded = coded or Coded(df)
     # each column's cells as XML, once per distinct value
-    forms = [(name, coded.forms(name, lambda v, t=ftype: _cell_xml(v, t)) if labels is None else
-              coded.forms(name, lambda v, m=labels: _cell_xml(m.get(v, v) if v not in (None, "") else None, "string")))
+    forms = [coded.forms(name, lambda v, t=ftype: _cell_xml(v, t)) if labels is None else
+             coded.forms(name, lambda v, m=labels: _cell_xml(m.get(v, v) if v not in (None, "") else None, "string"))
              for name, ftype, _, labels in cols]
 
     head_part = df.iloc[:SAMPLE]

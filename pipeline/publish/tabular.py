@@ -67,12 +67,13 @@ CHUNK = 20_000  # rows a writer holds as text at a time
 
 class Coded:
     """A table's columns, each numbered once for all its writers: ``pandas.factorize`` gives every
-    distinct value of a column a number (a missing value, ``None`` or NaN, is -1), a writer turns each
-    distinct value into its own form once (:meth:`forms`: text for the CSV, JSON for the JSON...) and
-    gathers the forms of a span of rows by those numbers (:meth:`take`, numpy). The CSV, JSON and
-    SQLite writers of a table share one, so each column is numbered once rather than once per writer and
-    per chunk of rows (issue 11); a writer called alone makes its own. Values equal for Python (1 and
-    1.0) share a number, as they shared a result in ``per_value``."""
+    distinct value of a column a number (a missing value, ``None`` or NaN, is -1); a writer asks for its
+    forms of a column (:meth:`forms`: text for the CSV, JSON for the JSON...), each distinct value
+    converted once, and takes them a span of rows at a time, gathered by those numbers (numpy). The
+    CSV, JSON, SQLite and XLSX writers of a table share one (but the largest table's workbook, written
+    later by another process), so each column is numbered once rather than once per writer and per chunk
+    of rows (issue 11); a writer called alone makes its own. Values equal for
+    Python (1 and 1.0) share a number, as they shared a result in ``per_value``."""
 
     def __init__(self, df: pd.DataFrame):
         self.df = df
@@ -82,35 +83,60 @@ class Coded:
         got = self._numbered.get(name)
         if got is None:
             codes, uniques = pd.factorize(self.df[name], use_na_sentinel=True)
-            got = self._numbered[name] = (codes, uniques.tolist())  # Python values, as tolist() gives them
+            got = self._numbered[name] = (codes.astype(np.int32), uniques)  # int32: half the memory
         return got
 
-    def forms(self, name: str, fn) -> np.ndarray:
-        """``fn`` of each distinct value of column ``name``, then of None (number -1: the last item)."""
-        _, uniques = self._numbers(name)
-        out = np.empty(len(uniques) + 1, dtype=object)
-        for i, value in enumerate(uniques):
-            out[i] = fn(value)
-        out[-1] = fn(None)
-        return out
+    def forms(self, name: str, fn) -> Forms:
+        """``fn`` of each value of column ``name``, to be taken a span at a time (:meth:`rows`)."""
+        codes, uniques = self._numbers(name)
+        return Forms(codes, uniques, fn)
 
-    def take(self, forms: np.ndarray, name: str, start: int, stop: int) -> list:
-        """The forms of the rows ``start:stop`` of column ``name``."""
-        return forms[self._numbers(name)[0][start:stop]].tolist()
-
-    def spans(self, size: int = CHUNK):
-        """``(start, stop)`` of each chunk of rows a writer handles at a time."""
+    def spans(self, size: int | None = None):
+        """``(start, stop)`` of each chunk of rows a writer handles at a time (:data:`CHUNK` rows)."""
+        size = size or CHUNK
         return [(start, min(start + size, len(self.df))) for start in range(0, len(self.df), size)]
 
-    def rows(self, forms: list[tuple[str, np.ndarray]], start: int, stop: int):
-        """The rows ``start:stop`` as tuples of the forms of ``(column, forms)``."""
-        return zip(*(self.take(f, name, start, stop) for name, f in forms))
+    @staticmethod
+    def rows(forms: list[Forms], start: int, stop: int):
+        """The rows ``start:stop`` as tuples of the given columns' forms."""
+        return zip(*(f.take(start, stop) for f in forms))
+
+
+class Forms:
+    """A writer's forms of one column. A column of few distinct values (up to :data:`CHUNK`: states,
+    codes, dates, amounts) has them converted all at once; a column of many (numbers of notices, times)
+    has those of each span converted as it is taken, so that no writer holds a whole table as text."""
+
+    def __init__(self, codes: np.ndarray, uniques, fn):
+        self.codes, self.uniques, self.fn = codes, uniques, fn
+        self.whole = self._convert(uniques.tolist()) if len(uniques) <= CHUNK else None
+
+    def _convert(self, values: list) -> np.ndarray:
+        """``fn`` of each value, then of None (number -1: the last item)."""
+        out = np.empty(len(values) + 1, dtype=object)
+        for i, value in enumerate(values):  # Python values, as ``Series.tolist()`` gives them
+            out[i] = self.fn(value)
+        out[-1] = self.fn(None)
+        return out
+
+    def take(self, start: int, stop: int) -> list:
+        codes = self.codes[start:stop]
+        if self.whole is not None:
+            return self.whole[codes].tolist()
+        present, where = np.unique(codes, return_inverse=True)  # this span's values, sorted; -1 first
+        known = present[present >= 0]
+        converted = self._convert(self.uniques.take(known).tolist())
+        if len(known) < len(present):  # a missing value: numbered -1, first in ``present``
+            converted = np.concatenate([converted[-1:], converted[:-1]])
+        else:
+            converted = converted[:-1]
+        return converted[where].tolist()
 
 
 def write_csv(df: pd.DataFrame, resource: dict, path: Path, coded: Coded | None = None) -> None:
     coded = coded or Coded(df)
     fields = kinds(resource)
-    forms = [(n, coded.forms(n, lambda v, t=t: csv_text(v, t))) for n, t in fields]
+    forms = [coded.forms(n, lambda v, t=t: csv_text(v, t)) for n, t in fields]
     with open(path, "w", encoding="utf-8", newline="") as fh:
         w = csv.writer(fh, lineterminator="\r\n")  # RFC 4180: CR and LF inside a cell get quoted
         w.writerow([n for n, _ in fields])
@@ -126,7 +152,7 @@ def write_json(df: pd.DataFrame, resource: dict, path: Path, coded: Coded | None
     encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
     fields = kinds(resource)
     template = "{" + ",".join(encode(n).replace("%", "%%") + ":%s" for n, _ in fields) + "}"
-    forms = [(n, coded.forms(n, lambda v, t=t: encode(cell(v, t)))) for n, t in fields]
+    forms = [coded.forms(n, lambda v, t=t: encode(cell(v, t))) for n, t in fields]
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write("[")
         first = True
