@@ -18,6 +18,7 @@ from ..legal import outorgas as out
 from ..legal import promocoes as promo
 from ..legal.tarifas import FareHistory
 from ..read import SourceTable
+from ..read.source import once_per_value
 from ..schema import Schema
 from . import findings, joins
 from . import municipios as places
@@ -102,8 +103,9 @@ def derive_promocoes(df: pd.DataFrame, history: FareHistory, as_of: date) -> Non
 def derive_infracoes(df: pd.DataFrame, enquadramentos: pd.DataFrame) -> None:
     groups = dict(zip(enquadramentos["codigo"], enquadramentos["grupo"]))
     df["grupo"] = _col(df, (groups.get(c) for c in df["enquadramento"]))
-    df["prazo_defesa"] = _col(df, (inf.prazo_defesa(d) for d in df["notificado_em"]))
-    df["prazo_recurso"] = _col(df, (inf.prazo_recurso(d) for d in df["decidido_em"]))
+    # once per distinct date: half a million notices fall on a few hundred days
+    df["prazo_defesa"] = _col(df, once_per_value(inf.prazo_defesa, df["notificado_em"].tolist()))
+    df["prazo_recurso"] = _col(df, once_per_value(inf.prazo_recurso, df["decidido_em"].tolist()))
 
 
 def derive(
@@ -135,9 +137,8 @@ def derive(
     fonte = schema.provenance_field["name"]
     for name, table in schema.tables.items():
         source = accepted[name]
-        t[name][fonte] = _col(t[name], (
-            (file_sources or {}).get(source.file_of(i), "") for i in range(len(source.rows))
-        ))
+        files = source.row_sources if source.row_sources is not None else [source.source] * len(source.rows)
+        t[name][fonte] = _col(t[name], once_per_value(lambda f: (file_sources or {}).get(f, ""), files))
         t[name] = t[name][[*table.published_field_names, fonte]].reset_index(drop=True)
     covered = {n for n in schema.tables if coverage is None or coverage.get(n)}
     achados, unchecked = findings.find(t, schema, covered)

@@ -151,8 +151,9 @@ def caducidade_without_notices(t):
 def operation_after_end(t):
     index = _outorgas_by_carrier_line(t)
     i = t["infracoes"]
-    for numero, cnpj, linha, quando in zip(
-        i["numero_auto"], i["transportadora_cnpj"], i["linha_prefixo"], i["data_hora"]
+    for numero, cnpj, linha, quando in zip(  # lists: iterating the Series boxed each value again
+        i["numero_auto"].tolist(), i["transportadora_cnpj"].tolist(), i["linha_prefixo"].tolist(),
+        i["data_hora"].tolist()
     ):
         held = index.get((cnpj, linha)) if linha else None
         if not held:
