@@ -73,7 +73,7 @@ class Coded:
     CSV, JSON, SQLite and XLSX writers of a table share one (but the largest table's workbook, written
     later by another process), so each column is numbered once rather than once per writer and per chunk
     of rows (issue 11); a writer called alone makes its own. Values equal for
-    Python (1 and 1.0) share a number, as they shared a result in ``per_value``."""
+    Python (1 and 1.0) share a number and a form."""
 
     def __init__(self, df: pd.DataFrame):
         self.df = df
@@ -95,6 +95,10 @@ class Coded:
         """``(start, stop)`` of each chunk of rows a writer handles at a time (:data:`CHUNK` rows)."""
         size = size or CHUNK
         return [(start, min(start + size, len(self.df))) for start in range(0, len(self.df), size)]
+
+    def column(self, name: str, fn) -> list:
+        """``[fn(v) for v in df[name]]``, ``fn`` run once per distinct value (None for a missing one)."""
+        return self.forms(name, fn).take(0, len(self.df))
 
     @staticmethod
     def rows(forms: list[Forms], start: int, stop: int):

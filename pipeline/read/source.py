@@ -35,20 +35,6 @@ def once_per_value(fn, values) -> list:
     return list(map(done.__getitem__, values))
 
 
-def per_value(fn, column: pd.Series) -> list:
-    """``[fn(v) for v in column]`` for a frame's column, with ``fn`` run once per distinct value, as
-    :func:`once_per_value` does, and the values spread back by numpy: ``pandas.factorize`` numbers the
-    distinct values (a missing value, ``None`` or NaN, is -1) and the results are gathered by those
-    numbers. The writers of the downloads turn every column into text this way: at national scale the
-    Python set and lookup per cell cost them a quarter of their time (issue 11)."""
-    codes, uniques = pd.factorize(column, use_na_sentinel=True)
-    results = np.empty(len(uniques) + 1, dtype=object)
-    for i, value in enumerate(uniques.tolist()):  # Python values, as ``Series.tolist()`` gives them
-        results[i] = fn(value)
-    results[-1] = fn(None)  # code -1: the last item
-    return results[codes].tolist()
-
-
 @dataclass
 class SourceTable:
     """One table as read: header-aligned string rows, each with its file and line number.

@@ -16,8 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..identifiers import slugify
-from ..publish.tabular import cell
-from ..read.source import per_value
+from ..publish.tabular import Coded, cell
 from . import urls
 from .filters import clausula_url
 from .identifiers import key
@@ -62,22 +61,23 @@ def shards(data, label, digits: int, part: int = 0, parts: int = 1) -> dict[str,
         c = carriers.get(cnpj)
         return (c["razao_social"], c["url"]) if c else (cnpj, None)
 
-    who = per_value(carrier, rows["transportadora_cnpj"])
+    coded = Coded(rows)
+    who = coded.column("transportadora_cnpj", carrier)
     place = [" — ".join(filter(None, [lo, "/".join(filter(None, [m, uf]))])) or None
              for lo, m, uf in zip(rows["local"].tolist(), rows["municipio"].tolist(), rows["uf"].tolist())]
     columns = [
         rows["numero_auto"].tolist(),
         [w[0] for w in who], [w[1] for w in who],
         [p or None for p in rows["linha_prefixo"].tolist()],
-        per_value(lambda p: urls.url("linha", slug=slugify(p)) if p else None, rows["linha_prefixo"]),
+        coded.column("linha_prefixo", lambda p: urls.url("linha", slug=slugify(p)) if p else None),
         _iso(rows["data_hora"], "m"),
         place,
         rows["enquadramento"].tolist(),
-        per_value(clausula_url, rows["enquadramento"]),
+        coded.column("enquadramento", clausula_url),
         rows["grupo"].tolist(),
-        per_value(lambda v: label("penalidade", v), rows["penalidade"]),
-        per_value(lambda v: cell(v, "number"), rows["valor_multa"]),
-        per_value(lambda v: label("situacao", v), rows["situacao"]),
+        coded.column("penalidade", lambda v: label("penalidade", v)),
+        coded.column("valor_multa", lambda v: cell(v, "number")),
+        coded.column("situacao", lambda v: label("situacao", v)),
         _iso(rows["prazo_defesa"], "D"),
         _iso(rows["prazo_recurso"], "D"),
     ]
