@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gc
 import json
-import shutil
 import tempfile
 from dataclasses import dataclass, field
 from functools import partial
@@ -150,7 +149,6 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                 with progress.stage("índice de busca"):
                     try:
                         pagefind.index(staging, urls.search_globs(), search_pages)
-                        _empty(search_pages)  # read: removed while the last workbook is written
                         searcher.wait()
                     except pagefind.PagefindError as exc:
                         raise BuildError(str(exc)) from None
@@ -215,16 +213,6 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
 
 
 CATALOGUE = "catalogo.jsonld"
-
-
-def _empty(folder: Path) -> None:
-    """Remove what ``folder`` holds (Pagefind's copies of the pages: some 12,000 files and folders at
-    national scale, 1 to 2 s of unlinking) while the workbook's process still runs, rather than after."""
-    for child in folder.iterdir():
-        if child.is_dir() and not child.is_symlink():
-            shutil.rmtree(child)
-        else:
-            child.unlink()
 
 
 def _local_dados(where: str) -> Path | None:
