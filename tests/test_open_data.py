@@ -361,7 +361,7 @@ def test_the_downloads_are_the_same_bytes_however_the_rows_are_chunked(tmp_path,
     from pipeline import SAMPLE_DIR
     from pipeline.build import check
     from pipeline.derive import derive
-    from pipeline.publish import publish, spreadsheet, tabular
+    from pipeline.publish import publish, tabular
     from pipeline.schema import load_schema
 
     schema = load_schema()
@@ -369,7 +369,6 @@ def test_the_downloads_are_the_same_bytes_however_the_rows_are_chunked(tmp_path,
     derived = derive(report.accepted, schema, AS_OF, coverage=report.coverage, file_sources=report.file_sources)
     publish(derived, report, schema, tmp_path / "whole")
     monkeypatch.setattr(tabular, "CHUNK", 7)
-    monkeypatch.setattr(spreadsheet, "CHUNK", 7)
     publish(derived, report, schema, tmp_path / "chunked")
     names = sorted(p.name for p in (tmp_path / "whole").iterdir() if p.is_file())
     assert {"infracoes.csv", "infracoes.json", "infracoes.xlsx", "portal.sqlite"} <= set(names)

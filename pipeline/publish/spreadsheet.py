@@ -37,7 +37,6 @@ import pandas as pd
 from .. import dictionary
 from .tabular import Coded, cell, kinds, neutralise
 
-CHUNK = 20_000  # rows per piece of the sheet handed to the compressor
 _EPOCH = datetime(1899, 12, 30)  # Excel's day 0 (with its 1900 leap-year quirk, for dates after 1900-03-01)
 # kept as _xHHHH_: XML cannot carry them (and a CR would be read back as a line feed); a text that
 # already holds such a sequence has its underscore escaped, so a reader gets back the very text
@@ -269,7 +268,7 @@ def write_xlsx(df: pd.DataFrame, resource: dict, path: Path, as_of, coded: Coded
         with z.open(member("xl/worksheets/sheet1.xml"), "w", force_zip64=True) as fh:
             head, tail = _sheet(f"A1:{last_col}{len(df) + 1}", widths, len(cols), len(df) + 1)
             fh.write((head + "<row>" + "".join(_text(h, _HEADER) for _, _, h, _ in cols) + "</row>").encode("utf-8"))
-            for start, stop in coded.spans(CHUNK):
+            for start, stop in coded.spans():
                 fh.write("".join("<row>" + "".join(cells) + "</row>" for cells in coded.rows(forms, start, stop))
                          .encode("utf-8"))
             fh.write(tail.encode("utf-8"))

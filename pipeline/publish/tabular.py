@@ -62,7 +62,7 @@ def csv_text(value, field_type: str) -> str:
     return str(v)
 
 
-CHUNK = 20_000  # rows a writer holds as text at a time
+CHUNK = 20_000  # rows a writer holds as text at a time (and the XLSX hands its compressor)
 
 
 class Coded:
@@ -91,10 +91,9 @@ class Coded:
         codes, uniques = self._numbers(name)
         return Forms(codes, uniques, fn)
 
-    def spans(self, size: int | None = None):
+    def spans(self):
         """``(start, stop)`` of each chunk of rows a writer handles at a time (:data:`CHUNK` rows)."""
-        size = size or CHUNK
-        return [(start, min(start + size, len(self.df))) for start in range(0, len(self.df), size)]
+        return [(start, min(start + CHUNK, len(self.df))) for start in range(0, len(self.df), CHUNK)]
 
     def column(self, name: str, fn) -> list:
         """``[fn(v) for v in df[name]]``, ``fn`` run once per distinct value (None for a missing one)."""
