@@ -23,7 +23,7 @@ from . import charts, datafiles, feeds, identifiers, names, timetable, urls, ver
 from .context import SiteData
 from .filters import FILTERS
 from .indexes import index_pages
-from .record import as_json
+from .record import as_json, attribute_lookup
 
 
 def label(schema, table: str, field: str, value) -> str:
@@ -94,6 +94,7 @@ class PortalGenerator(Generator):
         super().__init__(*args, **kwargs)
         self.env.filters.update(FILTERS)
         self.env.globals.update(template_globals(self.data))
+        self.env.getattr = attribute_lookup(self.env)  # the same lookups, faster (pipeline/site/record.py)
 
     @property
     def data(self) -> SiteData:

@@ -21,6 +21,28 @@ class Record(dict):
             raise AttributeError(name) from None
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))  # what ``getattr`` finds on a dict or a Record: its methods
+
+
+def attribute_lookup(environment):
+    """The template's ``x.name`` (Jinja2's ``Environment.getattr``), first looking ``name`` up as an item
+    of a :class:`Record` or a plain dict whose class has no attribute of that name, which is what
+    ``Environment.getattr`` ends up doing for them, after a failed attribute lookup (for a Record, a call
+    of :meth:`Record.__getattr__` too): a tenth of the rendering at national scale (issue 11). Anything
+    else, a missing key included, takes Jinja2's own path, so the result is the same."""
+    slow = environment.getattr
+
+    def getattr_(obj, attribute):
+        if (type(obj) is Record or type(obj) is dict) and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return slow(obj, attribute)
+
+    return getattr_
+
+
 def as_json(record: dict, depth: int = 1, page: dict | None = None):
     """A record page's facts as JSON-ready data (``/linhas/<prefixo>/index.json`` beside the page): its
     own fields, and its related records (the carrier of an outorga, the timetable of a line, the counts
