@@ -96,8 +96,11 @@ def test_pagefind_is_given_the_body_less_the_ignored_tables_that_hold_no_filter(
             '<table data-pagefind-ignore><tr><td>AUTO-1</td></tr></table>'
             '<div hidden data-pagefind-ignore><span data-pagefind-filter="uf">GO</span></div>'
             '<table data-pagefind-ignore><tr><td><span data-pagefind-filter="x">kept</span></td></tr></table>'
+            '<p class="fonte" data-pagefind-ignore>Fonte: ANTT</p><p>Seções</p>'
+            '<figure data-pagefind-ignore><svg><text>R$ 30</text></svg></figure>'
             '<table><tr><td>Tarifa</td></tr></table></main><footer>Rodapé</footer></body></html>')
     read = reads(page)
+    assert "Fonte: ANTT" not in read and "R$ 30" not in read and "<p>Seções</p>" in read
     assert read.startswith('<!DOCTYPE html>\n<html lang="pt-BR"><head></head><body><main id="conteudo"')
     assert "AUTO-1" not in read and "Menu" not in read and "Rodapé" not in read
     assert '<span data-pagefind-filter="uf">GO</span>' in read and "kept" in read and "Tarifa" in read

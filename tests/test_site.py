@@ -226,6 +226,16 @@ def test_outorgas_are_found_by_number_and_on_their_line_not_as_pages_of_their_ow
     assert line.find("a", href="/outorgas/out-1/").find_parent(attrs={"data-pagefind-ignore": True}) is None
 
 
+def test_the_browser_search_leaves_out_the_source_lines_and_the_chart_of_a_line_page(site):
+    """"Fonte: ..." is the same on every page of a source and the chart's text is its axes: neither is a
+    word to find a line by; the line's own names and numbers are indexed."""
+    line = soup(site, "/linhas/12-0140-00/")
+    sources = line.find("main").find_all("p", class_="fonte")
+    assert sources and all(p.has_attr("data-pagefind-ignore") for p in sources)
+    assert line.find("figure", class_="historico-tarifas").has_attr("data-pagefind-ignore")
+    assert line.find("h1").find_parent(attrs={"data-pagefind-ignore": True}) is None
+
+
 def test_bundled_sample_shows_every_finding(tmp_path):
     from pipeline import SAMPLE_DIR
     from pipeline.derive.findings import RULES

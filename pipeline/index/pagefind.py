@@ -48,17 +48,18 @@ def index(out: Path, globs: list[str], pages: Path | None = None) -> None:
 
 
 _MAIN = re.compile(r"<main\b[^>]*\bdata-pagefind-body\b")
-_IGNORED_TABLE = re.compile(r"<table\b[^>]*\bdata-pagefind-ignore\b[^>]*>")
+# the elements left out whole when ignored: tables (long lists), paragraphs ("Fonte: ..."), figures (charts)
+_IGNORED = re.compile(r"<(table|p|figure)\b[^>]*\bdata-pagefind-ignore\b[^>]*>")
 _HTML = re.compile(r"<html\b[^>]*>")
 
 
 def reads(html: str) -> str:
     """What Pagefind reads of a searched page: the ``<html>`` tag (its ``lang`` picks the language) and
-    the ``<main data-pagefind-body>`` element, less the tables marked ``data-pagefind-ignore`` that hold
-    no other Pagefind attribute (a filter or meta inside an ignored element still counts, so those stay).
-    Pagefind indexes nothing outside the body element once a page has one, nor inside an ignored
-    element; the long lists of a line's or a carrier's page were half of its time at national scale
-    (issue 11). A page without that body element is given whole."""
+    the ``<main data-pagefind-body>`` element, less the tables, paragraphs and figures marked
+    ``data-pagefind-ignore`` that hold no other Pagefind attribute (a filter or meta inside an ignored
+    element still counts, so those stay). Pagefind indexes nothing outside the body element once a page
+    has one, nor inside an ignored element; the long lists of a line's or a carrier's page were half of
+    its time at national scale (issue 11). A page without that body element is given whole."""
     found = _MAIN.search(html)
     end = html.rfind("</main>")
     opening = _HTML.search(html)
@@ -66,17 +67,18 @@ def reads(html: str) -> str:
         return html
     main = html[found.start():end + len("</main>")]
     parts, at = [], 0
-    for table in _IGNORED_TABLE.finditer(main):
-        if table.start() < at:  # inside a table already left out
+    for element in _IGNORED.finditer(main):
+        if element.start() < at:  # inside an element already left out
             continue
-        close = main.find("</table>", table.end())
+        tag = element.group(1)
+        close = main.find(f"</{tag}>", element.end())
         if close < 0:
-            break
-        inner = main[table.end():close]
-        if "<table" in inner or "data-pagefind-" in inner:  # nested, or holding a filter or meta: keep
             continue
-        parts.append(main[at:table.start()])
-        at = close + len("</table>")
+        inner = main[element.end():close]
+        if f"<{tag}" in inner or "data-pagefind-" in inner:  # nested, or holding a filter or meta: keep
+            continue
+        parts.append(main[at:element.start()])
+        at = close + len(f"</{tag}>")
     parts.append(main[at:])
     return f"<!DOCTYPE html>\n{opening.group(0)}<head></head><body>{''.join(parts)}</body></html>\n"
 
