@@ -35,6 +35,8 @@ from xml.sax.saxutils import escape
 import pandas as pd
 
 from .. import dictionary
+from .archive import member as open_member
+from .archive import write_member
 from .tabular import Coded, cell, kinds, neutralise
 
 _EPOCH = datetime(1899, 12, 30)  # Excel's day 0 (with its 1900 leap-year quirk, for dates after 1900-03-01)
@@ -264,8 +266,8 @@ def write_xlsx(df: pd.DataFrame, resource: dict, path: Path, as_of, coded: Coded
         for name, text in (("[Content_Types].xml", _CONTENT_TYPES), ("_rels/.rels", _ROOT_RELS),
                            ("docProps/app.xml", _APP), ("docProps/core.xml", core), ("xl/workbook.xml", workbook),
                            ("xl/_rels/workbook.xml.rels", _WORKBOOK_RELS), ("xl/styles.xml", _STYLES)):
-            z.writestr(member(name), text)
-        with z.open(member("xl/worksheets/sheet1.xml"), "w", force_zip64=True) as fh:
+            write_member(z, member(name), text)
+        with open_member(z, member("xl/worksheets/sheet1.xml"), force_zip64=True) as fh:
             head, tail = _sheet(f"A1:{last_col}{len(df) + 1}", widths, len(cols), len(df) + 1)
             fh.write((head + "<row>" + "".join(_text(h, _HEADER) for _, _, h, _ in cols) + "</row>").encode("utf-8"))
             for start, stop in coded.spans():
@@ -275,7 +277,7 @@ def write_xlsx(df: pd.DataFrame, resource: dict, path: Path, as_of, coded: Coded
         head, tail = _sheet(f"A1:F{len(entries)}", dict_widths, 6, len(entries))
         body = "".join("<row>" + "".join(_text(v, _HEADER if n == 0 else 0) if v else "<c/>" for v in row) + "</row>"
                        for n, row in enumerate(entries))
-        z.writestr(member("xl/worksheets/sheet2.xml"), head + body + tail)
+        write_member(z, member("xl/worksheets/sheet2.xml"), head + body + tail)
 
 
 def _sheet_ref(name: str) -> str:

@@ -81,6 +81,11 @@ class SiteData:
         """Each infraction's number as the search reduces it (once per process that asks)."""
         return notices.keys(self.tables["infracoes"]["numero_auto"])
 
+    @cached_property
+    def notice_last_characters(self):
+        """The code point of each key's last character, which shares the notices among the jobs."""
+        return notices.last_characters(self.notice_keys)
+
     @property
     def notice_digits(self) -> int:
         """How many final characters of a notice's number name its file under ``/busca/autos/``."""

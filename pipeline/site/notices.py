@@ -39,6 +39,11 @@ def keys(numbers: pd.Series) -> list[str]:
     return [n.upper() if ok else key(n) for n, ok in zip(numbers.tolist(), plain)]
 
 
+def last_characters(keys: list[str]) -> np.ndarray:
+    """The code point of each key's last character (-1 for an empty key), which picks its job and file."""
+    return np.array([ord(k[-1]) if k else -1 for k in keys], dtype=np.int64)
+
+
 def _iso(column: pd.Series, unit: str) -> list:
     """ISO text of each date (``unit="D"``) or date and time to the minute (``"m"``), None where empty:
     numpy's vectorised formatting (pandas' strftime runs per value)."""
@@ -53,7 +58,8 @@ def shards(data, label, digits: int, part: int = 0, parts: int = 1) -> dict[str,
     empty or not, so the search page never asks for one in vain."""
     inf = data.tables["infracoes"]
     every = data.notice_keys
-    mine = [i for i, k in enumerate(every) if k and ord(k[-1]) % parts == part]
+    last = data.notice_last_characters
+    mine = np.flatnonzero((last >= 0) & (last % parts == part)).tolist()
     rows = inf.iloc[mine]
     carriers = data.carriers_by_cnpj
 
