@@ -24,7 +24,7 @@ import pandas as pd
 import sqlite_utils
 
 from ..schema import Table
-from .tabular import Coded, cell, kinds
+from .tabular import Coded, cell_of, kinds
 
 _TYPES = {"integer": int, "number": float, "boolean": int, "money": float}
 
@@ -79,7 +79,7 @@ def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, 
                             not_null=set(pk) | required, foreign_keys=fks)
             table = (coded or {}).get(name) or Coded(tables[name])
             marks = ", ".join("?" for _ in fields)
-            forms = [table.forms(n, lambda v, t=t: cell(v, t)) for n, t in fields]
+            forms = [table.forms(n, cell_of(t)) for n, t in fields]
             for start, stop in table.spans():
                 conn.executemany(f'INSERT INTO "{name}" VALUES ({marks})', table.rows(forms, start, stop))
             for column, _, _ in fks:
