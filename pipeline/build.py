@@ -144,7 +144,6 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                     rebase(search_pages, settings.base_path)
                 discovery.write(staging, settings.site_url, settings.as_of)  # robots.txt, sitemap.xml
                 feeds.write(staging, site, settings.site_url, settings.as_of, base_path=settings.base_path)
-            published.start_later()  # the XLSX workbooks, beside Pagefind
             if settings.search_index:
                 with progress.stage("índice de busca"):
                     try:

@@ -24,8 +24,16 @@ class WorkerError(RuntimeError):
     """A child process failed; its traceback went to stderr."""
 
 
-def workers_default() -> int:
+def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def workers_default() -> int:
+    """The page renderers: one per core but one, which is left to the downloads and the search index
+    written beside the pages (pipeline/publish/background.py), at least one. On two cores one process
+    renders every page: a second renderer copied, page by page, the memory the first shares with it
+    (81,000 page faults at national scale) and competed with the downloads for the same two cores."""
+    return max(1, cores() - 1)
 
 
 def shares(items: Sequence, workers: int, kind: Callable | None = None) -> list[list]:

@@ -61,7 +61,8 @@ class Settings:
     whoosh_dir: Path = field(default=PROJECT_ROOT / ".cache" / "busca", metadata={
         "help": "pasta do índice Whoosh da busca por linha de comando (não publicado)"})
     workers: int = field(default_factory=workers_default, metadata={
-        "help": "processos que geram as páginas em paralelo (padrão: um por núcleo disponível)"})
+        "help": "processos que geram as páginas em paralelo (padrão: um por núcleo disponível menos um, "
+                "que fica com os downloads e o índice de busca gravados ao lado)"})
     pelican_conf: Path = field(default=PROJECT_ROOT / "pelican.conf.py", metadata={"help": "configuração do Pelican"})
 
     def __post_init__(self):

@@ -33,23 +33,15 @@ def covered(schema: Schema, report: Report):
 
 
 class Published:
-    """The published descriptor, and the writers still at work beside the rest of the build: those
-    started, and the one the caller may start later (:meth:`start_later`); :meth:`wait` (which starts
-    it if still pending) before the folder is put in place, :meth:`cancel` when the build fails."""
+    """The published descriptor, and the writers still at work beside the rest of the build: :meth:`wait`
+    for them before the folder is put in place, :meth:`cancel` them when the build fails."""
 
-    def __init__(self, descriptor: dict, background: list[Background] | None = None, later=None):
+    def __init__(self, descriptor: dict, background: list[Background] | None = None):
         self.descriptor = descriptor
         self.background = background or []
-        self.later = later
-
-    def start_later(self) -> None:
-        if self.later is not None:
-            work, self.later = self.later, None
-            self.background.append(Background.start(work))
 
     def wait(self) -> None:
         try:
-            self.start_later()
             for process in self.background:
                 process.wait()
         except BaseException:
@@ -57,19 +49,17 @@ class Published:
             raise
 
     def cancel(self) -> None:
-        self.later = None
         for process in self.background:
             process.cancel()
 
 
 def publish(derived: Derived, report: Report, schema: Schema, out: Path, progress=None, *,
             in_background: bool = False, site_url: str = "") -> Published:
-    """Write every download into ``out``. With ``in_background`` the files are written by forked
-    processes while the caller goes on: CSV, JSON, SQLite, the zip and the XLSX workbooks but one start
-    now (the pages render meanwhile); the workbook of the table with the most rows (the infractions at
-    national scale: 8 s of its own), when the caller calls :meth:`Published.start_later` (the build does
-    so when the pages are done and Pagefind, which leaves part of a core idle, runs) or waits. The
-    descriptor, which the pages need, is made here first."""
+    """Write every download into ``out``. With ``in_background`` the files are written by two forked
+    processes while the caller goes on (the pages render meanwhile): one writes the workbook of the table
+    with the most rows (the infractions at national scale: 7 s of its own), the other everything else
+    (CSV, JSON, Parquet, SQLite, the zip, the other workbooks). The descriptor, which the pages need, is
+    made here first."""
     out.mkdir(parents=True, exist_ok=True)
     tables = dict(derived.tables)
     tables["rejeitados"] = tabular.rejected_frame(report, schema)
@@ -114,7 +104,7 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
         the_rest(progress)
         the_last_spreadsheet()
         return Published(descriptor)
-    return Published(descriptor, [Background.start(the_rest)], later=the_last_spreadsheet)
+    return Published(descriptor, [Background.start(the_rest), Background.start(the_last_spreadsheet)])
 
 
 def _write_rest(derived: Derived, report: Report, descriptor: dict, tables: dict, out: Path, covered,

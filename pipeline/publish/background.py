@@ -1,10 +1,16 @@
 """A piece of the publication run by a second process, so that it overlaps the rendering of the pages
 on the other core. The process is forked: it shares the tables already in memory and nothing is
-pickled. Its failure is reported to the build as a :class:`BackgroundError` with the child's message."""
+pickled. Its failure is reported to the build as a :class:`BackgroundError` with the child's message.
+
+The processes run at a lower priority (``nice`` +:data:`NICENESS`): the pages, then Pagefind, which
+read them, are the build's longest path, and the downloads and the Whoosh index only have to be done by
+its end. With the same priority, the three processes writing beside the pages took a third of the
+page renderer's core as well (issue 11)."""
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import traceback
 from collections.abc import Callable
 
@@ -13,8 +19,12 @@ class BackgroundError(RuntimeError):
     pass
 
 
+NICENESS = 10  # the background work yields the core to the pages (see the module's note)
+
+
 def _run(fn: Callable[[], None], conn) -> None:
     try:
+        os.nice(NICENESS)
         fn()
         conn.send(None)
     except BaseException as exc:  # reported to the parent, which decides
