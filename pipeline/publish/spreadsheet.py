@@ -37,7 +37,7 @@ import pandas as pd
 from .. import dictionary
 from .archive import member as open_member
 from .archive import write_member
-from .tabular import Coded, cell, kinds, neutralise
+from .tabular import Coded, cell, kinds, neutralise, straight
 
 _EPOCH = datetime(1899, 12, 30)  # Excel's day 0 (with its 1900 leap-year quirk, for dates after 1900-03-01)
 # kept as _xHHHH_: XML cannot carry them (and a CR would be read back as a line feed); a text that
@@ -148,26 +148,15 @@ _TIME = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
 
 
 def _converter(ftype: str):
-    """``_cell_xml(·, ftype)``, with the common case of text, dates and date-times taken straight (the
-    same XML, without asking each value what it is: the national infractions' workbook converts about
-    1.5 million distinct values, issue 11)."""
-    if ftype == "string":
-        def string_xml(raw):
-            if type(raw) is str:
-                return _text(neutralise(raw)) if raw else "<c/>"
-            return _cell_xml(raw, ftype)
-        return string_xml
-    if ftype in ("date", "datetime"):
-        style = _STYLE[ftype]
+    """``_cell_xml(·, ftype)``, with text, dates and date-times taken straight (:func:`.tabular.straight`:
+    the same XML; the national infractions' workbook converts about 1.5 million distinct values)."""
+    style = _STYLE.get(ftype)
 
-        def moment_xml(raw):
-            if type(raw) is datetime:
-                return f'<c s="{style}"><v>{_serial(raw)}</v></c>'
-            if type(raw) is date:
-                return f'<c s="{style}"><v>{_serial(datetime.combine(raw, time()))}</v></c>'
-            return _cell_xml(raw, ftype)
-        return moment_xml
-    return lambda raw: _cell_xml(raw, ftype)
+    def moment_xml(raw):
+        moment = raw if type(raw) is datetime else datetime.combine(raw, time())
+        return f'<c s="{style}"><v>{_serial(moment)}</v></c>'
+
+    return straight(ftype, _cell_xml, lambda raw: _text(neutralise(raw)) if raw else "<c/>", moment_xml)
 
 
 def _letters(n: int) -> str:

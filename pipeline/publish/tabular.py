@@ -53,28 +53,31 @@ def _moment_iso(value: datetime) -> str:
     return value.isoformat(timespec="minutes") if value.second == 0 else value.isoformat()
 
 
-def cell_of(field_type: str):
-    """``cell(·, field_type)``, with text, dates and date-times taken straight: the same values without
-    asking each what it is (the writers convert some 1.5 million distinct values of the national
-    infractions, issue 11)."""
+def straight(field_type: str, slow, text, moment):
+    """``slow(·, field_type)``, with the common values taken straight, without asking each what it is
+    (the writers convert some 1.5 million distinct values of the national infractions, issue 11): a
+    ``str`` of a text column by ``text``, a ``datetime`` of a date-time column or a ``date`` of a date
+    column by ``moment``. ``text`` and ``moment`` must give what ``slow`` gives for those values."""
+    kind = {"datetime": datetime, "date": date}.get(field_type)
     if field_type == "string":
-        return lambda v: (v or None) if type(v) is str else cell(v, field_type)
-    if field_type == "datetime":
-        return lambda v: _moment_iso(v) if type(v) is datetime else cell(v, field_type)
-    if field_type == "date":
-        return lambda v: v.isoformat() if type(v) is date else cell(v, field_type)
-    return lambda v: cell(v, field_type)
+        return lambda v: text(v) if type(v) is str else slow(v, field_type)
+    if kind is not None:
+        return lambda v: moment(v) if type(v) is kind else slow(v, field_type)
+    return lambda v: slow(v, field_type)
+
+
+def _iso(value: date) -> str:
+    return _moment_iso(value) if type(value) is datetime else value.isoformat()
+
+
+def cell_of(field_type: str):
+    """``cell(·, field_type)`` through :func:`straight`."""
+    return straight(field_type, cell, lambda v: v or None, _iso)
 
 
 def csv_text_of(field_type: str):
-    """``csv_text(·, field_type)``, with text, dates and date-times taken straight (see :func:`cell_of`)."""
-    if field_type == "string":
-        return lambda v: neutralise(v) if type(v) is str else csv_text(v, field_type)
-    if field_type == "datetime":
-        return lambda v: _moment_iso(v) if type(v) is datetime else csv_text(v, field_type)
-    if field_type == "date":
-        return lambda v: v.isoformat() if type(v) is date else csv_text(v, field_type)
-    return lambda v: csv_text(v, field_type)
+    """``csv_text(·, field_type)`` through :func:`straight`."""
+    return straight(field_type, csv_text, neutralise, _iso)
 
 
 def _encoded(convert, encode):
@@ -103,7 +106,7 @@ class Coded:
     forms of a column (:meth:`forms`: text for the CSV, JSON for the JSON...), each distinct value
     converted once, and takes them a span of rows at a time, gathered by those numbers (numpy). The
     CSV, JSON, SQLite and XLSX writers of a table share one (but the largest table's workbook, written
-    later by another process), so each column is numbered once rather than once per writer and per chunk
+    by another process), so each column is numbered once rather than once per writer and per chunk
     of rows (issue 11); a writer called alone makes its own. Values equal for
     Python (1 and 1.0) share a number and a form."""
 
