@@ -25,21 +25,21 @@ def cnpj_check_digits(base12: str) -> str:
 def normalise_cnpj(value: str) -> str:
     """``04.192.453/0001-18`` -> ``04192453000118``; other text is returned stripped, unchanged."""
     value = (value or "").strip()
-    if re.fullmatch(r"\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}", value):
-        return re.sub(r"\D", "", value)
+    if re.fullmatch(r"[0-9]{2}\.[0-9]{3}\.[0-9]{3}/[0-9]{4}-[0-9]{2}", value):
+        return re.sub(r"[^0-9]", "", value)
     return value
 
 
 def cnpj_is_valid(value: str) -> bool:
     """True for 14 digits, not all equal, whose check digits are right."""
-    if not re.fullmatch(r"\d{14}", value or "") or len(set(value)) == 1:
+    if not re.fullmatch(r"[0-9]{14}", value or "") or len(set(value)) == 1:
         return False
     return cnpj_check_digits(value[:12]) == value[12:]
 
 
 def format_cnpj(value: str) -> str:
     """``04192453000118`` -> ``04.192.453/0001-18`` (for display)."""
-    if not re.fullmatch(r"\d{14}", value or ""):
+    if not re.fullmatch(r"[0-9]{14}", value or ""):
         return value
     return f"{value[:2]}.{value[2:5]}.{value[5:8]}/{value[8:12]}-{value[12:]}"
 
@@ -58,8 +58,19 @@ def slugify(value: str) -> str:
 
 _CPF = re.compile(r"(?<![0-9])[0-9]{3}\.[0-9]{3}\.[0-9]{3}-[0-9]{2}(?![0-9])")
 
+# What may stand between the digits of a CPF written by hand: spaces of any kind (NBSP, ideographic),
+# dots, hyphens and dashes, slashes (ASCII and full-width), and invisible characters (zero-width space,
+# joiners, word joiner, BOM, soft hyphen). Digits are any script's (Unicode Nd: full-width, Arabic-Indic).
+_SEP = r"[\s.\-/\u00ad\u2010-\u2015\u2212\u200b-\u200d\u2060\ufeff\uff0d\uff0e\uff0f]"
+_DIGIT_RUN = re.compile(rf"\d(?:{_SEP}*\d)*")
+_GROUP = re.compile(r"\d+")
+_SOME_DIGITS = re.compile(r"\d")
+_CPF_DIGITS = 11
 
-_BARE_CPF = re.compile(r"(?<![0-9])[0-9]{11}(?![0-9])")
+
+def ascii_digits(text: str) -> str:
+    """Every decimal digit of any script as its ASCII digit (``５２９`` and ``٥٢٩`` -> ``529``)."""
+    return "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() and not ch.isascii() else ch for ch in text)
 
 
 def cpf_is_valid(digits: str) -> bool:
@@ -73,18 +84,64 @@ def cpf_is_valid(digits: str) -> bool:
     return True
 
 
+def cpf_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds a CPF in any shape: 11 digits of any script whose check digits are a CPF's,
+    whatever separators, spaces or invisible characters stand between them (``529 982 247 25``,
+    ``529.982.247/25``, ``５２９９８２２４７２５``, ``529\u200b982\u200b247\u200b25``). A run of digit groups
+    is read as a CPF when consecutive groups of it add up to exactly 11 digits: ``529.982.247-25 2021`` is
+    found, a CNPJ's 14 digits are not. Returns (start, end) of each, in order."""
+    if len(_SOME_DIGITS.findall(text)) < _CPF_DIGITS:
+        return []
+    spans = []
+    for run in _DIGIT_RUN.finditer(text):
+        groups = [(m.start() + run.start(), m.end() + run.start(), ascii_digits(m[0])) for m in _GROUP.finditer(run[0])]
+        i = 0
+        while i < len(groups):
+            digits, j = "", i
+            while j < len(groups) and len(digits) < _CPF_DIGITS:
+                digits += groups[j][2]
+                j += 1
+            if len(digits) == _CPF_DIGITS and cpf_is_valid(digits):
+                spans.append((groups[i][0], groups[j - 1][1]))
+                i = j
+            else:
+                i += 1
+    return spans
+
+
 def has_cpf(text: str) -> bool:
-    """Whether ``text`` holds something shaped like a natural person's CPF (000.000.000-00)."""
+    """Whether ``text`` holds something shaped like a natural person's CPF (000.000.000-00), check digits
+    or not: refused in any text column, identifiers included."""
     return bool(_CPF.search(text))
 
 
-def has_bare_cpf(text: str) -> bool:
-    """Whether ``text`` holds an 11-digit run, alone, whose check digits are a CPF's (52998224725)."""
-    return any(cpf_is_valid(m[0]) for m in _BARE_CPF.finditer(text))
+def has_any_cpf(text: str) -> bool:
+    """Whether ``text`` holds a CPF in any shape (``cpf_spans``): refused in free text."""
+    return bool(cpf_spans(text))
 
 
 def mask_cpf(text: str) -> str:
-    """Every CPF-shaped run masked, so that no report republishes one (LGPD)."""
+    """Every CPF in ``text``, in any shape, masked digit by digit (separators kept), so that no report,
+    message or change log republishes one (LGPD)."""
+    if not isinstance(text, str) or not text:
+        return text
     text = _CPF.sub("***.***.***-**", text)
-    return _BARE_CPF.sub(lambda m: "*" * 11 if cpf_is_valid(m[0]) else m[0], text)
+    spans = cpf_spans(text)
+    if not spans:
+        return text
+    out, last = [], 0
+    for start, end in spans:
+        out += [text[last:start], "".join("*" if ch.isdecimal() else ch for ch in text[start:end])]
+        last = end
+    return "".join(out) + text[last:]
 
+
+def mask_cpf_in(value):
+    """``mask_cpf`` over every text of a JSON-like value (dicts' keys and values, lists)."""
+    if isinstance(value, str):
+        return mask_cpf(value)
+    if isinstance(value, dict):
+        return {mask_cpf_in(k): mask_cpf_in(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [mask_cpf_in(v) for v in value]
+    return value

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
+from .identifiers import mask_cpf
+
 # slug -> message template (pt-BR). Placeholders: {valor} and the keyword arguments of Problem.of.
 RULES: dict[str, str] = {
     # structure (read stage)
@@ -18,6 +20,9 @@ RULES: dict[str, str] = {
     "coluna-opcional-ausente": "coluna opcional ausente do cabeçalho; lida como vazia{dica}",
     "conflito-entre-fontes": "o registro tem a mesma chave que {primeira}, mas outros valores; vale o primeiro",
     "coluna-desconhecida": "coluna desconhecida, ignorada (não faz parte do esquema)",
+    "linha-repetida": "a linha repete, célula por célula, a linha {primeira} do mesmo arquivo; publicada uma vez",
+    "colunas-demais": "o cabeçalho tem {valor} colunas, mais que o limite de {limite} (a tabela tem {esperado}): "
+                      "não é um arquivo desta tabela",
     "largura-da-linha": "a linha tem {valor} células, mas o cabeçalho tem {esperado}",
     "caminho-inseguro": 'o caminho "{valor}" sai da pasta do pacote e foi recusado',
     "arquivo-vazio": "o arquivo está vazio (0 bytes, sem cabeçalho); uma tabela sem registros precisa ao menos da linha de cabeçalho",
@@ -51,7 +56,7 @@ RULES: dict[str, str] = {
     "numero-grande": 'o valor "{valor}" passa do limite de {digitos} dígitos',
     "booleano-formato": 'o valor "{valor}" não é true nem false',
     "caractere-de-controle": "o texto tem caracteres de controle (invisíveis), que não são publicados",
-    "texto-longo": "o texto passa de {limite} caracteres",
+    "texto-longo": "o texto passa de {limite} caracteres (contados como numa planilha: um emoji conta dois)",
     "espacos-nas-pontas": 'o valor "{valor}" tem espaços ou quebras de linha no início ou no fim',
     "chave-longa": 'a chave "{valor}" passa de {limite} caracteres no endereço da página',
     "cpf-sem-pontuacao": "o texto tem um número de 11 dígitos com dígitos verificadores de CPF; dados de pessoas físicas não são publicados (LGPD)",
@@ -66,8 +71,13 @@ RULES: dict[str, str] = {
     "caducidade-outra-transportadora": 'a transportadora "{valor}" não é a titular da outorga "{outorga}" ({titular})',
     "chave-sem-slug": 'a chave "{valor}" não forma um endereço seguro (sobra nada após a normalização)',
     "slug-repetido": 'a chave "{valor}" forma o mesmo endereço "{endereco}" que "{outra}"',
+    "algarismos-nao-ascii": 'o identificador "{valor}" tem algarismos de outra escrita (como ５ ou ٥); escreva-os 0-9',
     "url-insegura": 'o endereço "{valor}" deve começar com http:// ou https://',
     "dado-pessoal": "o texto parece conter um CPF; dados de pessoas físicas não são publicados (LGPD)",
+    "dado-pessoal-metadados": "a descrição da fonte contém um CPF; dados de pessoas físicas não são publicados "
+                              "(LGPD): retire-o (com --lenient ele é mascarado)",
+    "cpf-mascarado": "o texto tinha um CPF, publicado mascarado (LGPD)",
+    "dado-pessoal-mascarado": "a descrição da fonte continha um CPF, publicado mascarado (LGPD)",
 }
 
 TYPE_NAMES = {
@@ -91,6 +101,14 @@ class Problem:
     detalhe: str
     grave: bool = True  # False: a warning that does not reject the row nor fail the build
     registro: tuple = field(default=(), compare=False)
+
+    def __post_init__(self):
+        # one screen for every text a report publishes (validacao.json, rejeitados, the console): a CPF in a
+        # value, a cell of the row, a column's name or a folder's name is masked (LGPD)
+        for name in ("arquivo", "coluna", "valor", "detalhe"):
+            object.__setattr__(self, name, mask_cpf(getattr(self, name)))
+        if self.registro:
+            object.__setattr__(self, "registro", tuple(mask_cpf(v) for v in self.registro))
 
     @classmethod
     def of(

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..identifiers import slugify
+from ..identifiers import mask_cpf, slugify
 from ..settings import SettingsError
 
 UNDECLARED = "fonte não declarada"
@@ -44,6 +44,8 @@ class Source:
     ficticia: bool = False
     declarada: bool = True
     relatorio: Path | None = field(default=None, compare=False)  # the adapter's ingest-report.json
+    # the descriptor's keys whose text held a CPF, masked here (LGPD); validation refuses or warns
+    mascarados: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def rotulo(self) -> str:
@@ -79,7 +81,7 @@ DECREE_SOURCE = Source(
     licenca="Ato oficial, sem proteção de direito autoral (Lei nº 9.610/1998, art. 8º IV)",
 )
 
-_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+_DATE = re.compile(r"[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?\Z")
 
 
 def _descriptor(folder: Path) -> dict | None:
@@ -139,11 +141,31 @@ def _unique(name: str, taken: set[str], suffix: str) -> str:
     return candidate
 
 
+# The descriptor key each published field of a Source comes from (named in the problems about it).
+_KEYS = {"id": "sources[0].name", "pasta": "(nome da pasta)", "titulo": "sources[0].title",
+         "publicador": "sources[0].publisher", "url": "sources[0].path", "data": "sources[0].date",
+         "licenca": "sources[0].license"}
+
+
+def _masked(s: Source) -> Source:
+    """``s`` with every CPF in its texts masked (any shape: ``identifiers.cpf_spans``), and the keys it
+    was found in listed in ``mascarados``: a source's own metadata reaches every page and download."""
+    found, changes = [], {}
+    for name, key in _KEYS.items():
+        value = getattr(s, name)
+        masked = mask_cpf(value)
+        if masked != value:
+            found.append(key)
+            changes[name] = slugify(masked) or "fonte" if name == "id" else masked
+    return Source(**{**s.__dict__, **changes, "mascarados": tuple(found)}) if found else s
+
+
 def sources_of(folders: list[Path], *, allow_mixed: bool = False) -> list[Source]:
-    """Each folder's :class:`Source`, ids made unique in folder order; refuses fictional with real."""
+    """Each folder's :class:`Source`, CPFs masked, ids made unique in folder order; refuses fictional
+    with real."""
     out: list[Source] = []
     for folder in folders:
-        s = read_source_info(folder)
+        s = _masked(read_source_info(folder))
         sid = _unique(s.id, {o.id for o in out}, "-{}")
         pasta = _unique(s.pasta, {o.pasta for o in out}, " ({})")
         out.append(Source(**{**s.__dict__, "id": sid, "pasta": pasta}))

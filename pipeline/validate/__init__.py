@@ -17,13 +17,13 @@ from ..read import SourcePackage, SourceTable
 from ..read.provenance import Source
 from ..schema import Schema
 from . import screen
-from .checks import run_checks
+from .checks import mask_personal_data, run_checks
 
 # Problems of a whole file, not of one row: even lenient mode cannot publish around them, since rows
 # may be lost or misread (an unclosed quote swallows every row after it into one cell).
 STRUCTURAL = frozenset({
     "codificacao", "coluna-ausente", "coluna-repetida", "arquivo-vazio", "arquivo-ilegivel", "separador",
-    "aspas-sem-fechamento", "csv-ilegivel", "descritor-invalido", "caminho-inseguro",
+    "aspas-sem-fechamento", "csv-ilegivel", "descritor-invalido", "caminho-inseguro", "colunas-demais",
 })
 # The cell grammar's rules (pipeline/validate/cells.py), dropped where Frictionless flagged the same cell.
 CELL_RULES = frozenset({
@@ -209,7 +209,14 @@ def validate(source: SourcePackage, schema: Schema, *, lenient: bool = False) ->
         coverage=dict(source.coverage),
         file_sources=dict(source.file_sources),
     )
+    for s in report.sources:  # a CPF in a source's own metadata: refused, or masked in lenient mode (LGPD)
+        report.problems += [Problem.of("dado-pessoal-metadados" if not lenient else "dado-pessoal-mascarado",
+                                       "datapackage", f"{s.pasta}/datapackage.json", None, key, None,
+                                       grave=not lenient) for key in s.mascarados]
     tables = dict(source.tables)
+    if lenient:  # a CPF in free text is masked and the row kept (LGPD); elsewhere it is refused below
+        tables, masked = mask_personal_data(tables, schema)
+        report.problems += masked
     seen: set[tuple] = set()
     while True:
         # the portal's checks in a second process, beside Frictionless's verdict (both read the same rows)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from ..identifiers import MAX_SLUG, cnpj_is_valid, has_bare_cpf, has_cpf, mask_cpf, slugify
+from ..identifiers import MAX_SLUG, cnpj_is_valid, has_any_cpf, has_cpf, mask_cpf, slugify
 from ..problems import Problem
 from ..read import SourceTable
 from ..schema import Schema
@@ -22,7 +22,7 @@ CHECKS: dict[str, Callable[[Tables, Schema], list[Problem]]] = {}
 
 # Text columns whose values become URL slugs (data contract, "Stable URLs").
 SLUG_KEYS = {"linhas": "prefixo", "outorgas": "id", "caducidades": "ato", "transportadoras": "cnpj"}
-_DECIMAL2 = re.compile(r"^-?\d+(\.\d{1,2})?$")
+_DECIMAL2 = re.compile(r"-?[0-9]+(\.[0-9]{1,2})?\Z")
 
 
 def check(slug: str):
@@ -41,7 +41,7 @@ def _records(t: SourceTable):
 
 def _problem(slug: str, t: SourceTable, pos: int, col: str | None, value, cells, **ctx) -> Problem:
     file, line = t.origin(pos)
-    return Problem.of(slug, t.name, file, line, col, value, registro=cells, **ctx)
+    return Problem.of(slug, t.name, file, line, col, value, registro=cells, **ctx)  # a CPF in it is masked
 
 
 def _iso(v: str) -> date | None:
@@ -192,6 +192,30 @@ def slugs(tables: Tables, schema: Schema) -> list[Problem]:
     return out
 
 
+_OTHER_DIGITS = re.compile(r"[^\x00-\x7f]")
+
+
+def _other_script_digits(text: str) -> bool:
+    """Whether ``text`` holds a decimal digit of another script than ASCII (full-width, Arabic-Indic...)."""
+    return bool(_OTHER_DIGITS.search(text)) and any(ch.isdecimal() and not ch.isascii() for ch in text)
+
+
+@check("algarismos-nao-ascii")
+def ascii_identifiers(tables: Tables, schema: Schema) -> list[Problem]:
+    """Identifiers (a table's key, a reference to another table) are written in ASCII digits: ``１２`` and
+    ``12`` would be two records with one address (their slug is the same), and a search for one would
+    not find the other. Identifiers with a pattern are held to it already; this covers the others."""
+    out = []
+    for name, table in schema.tables.items():
+        t = tables[name]
+        for c in sorted(table.key_fields):
+            if table.field(c).get("constraints", {}).get("pattern"):
+                continue
+            out += [_problem("algarismos-nao-ascii", t, pos, c, t.rows[pos][t.columns.index(c)], t.rows[pos])
+                    for pos in t.positions(c, _other_script_digits)]
+    return out
+
+
 @check("url-insegura")
 def safe_urls(tables: Tables, schema: Schema) -> list[Problem]:
     """Links to acts' full texts (art. 12) are published only as http(s) addresses."""
@@ -201,34 +225,65 @@ def safe_urls(tables: Tables, schema: Schema) -> list[Problem]:
         out += [
             _problem("url-insegura", t, line, "documento_url", r["documento_url"], cells)
             for line, r, cells in _records(t)
-            if r["documento_url"] and not re.match(r"^https?://[^\s]+$", r["documento_url"], re.I)
+            if r["documento_url"] and not re.fullmatch(r"https?://[^\s]+", r["documento_url"], re.I | re.A)
         ]
     return out
 
 
+def _cpf_hits(t: SourceTable, table) -> dict[int, list[tuple[str, str]]]:
+    """Where a table holds a CPF: {row position: [(column, rule)]}. Any text column is searched for the
+    printed shape (000.000.000-00); free text (not a key, no pattern) for any shape with a CPF's check
+    digits (other separators, spaces, invisible characters, another script's digits)."""
+    cols = table.fields_of_type("string")
+    free = [c for c in cols if c not in table.key_fields and not table.field(c).get("constraints", {}).get("pattern")]
+    hits: dict[int, list[tuple[str, str]]] = {}
+    for c in cols:
+        for pos in t.positions(c, has_cpf):
+            hits.setdefault(pos, []).append((c, "dado-pessoal"))
+    for c in free:
+        for pos in t.positions(c, lambda v: not has_cpf(v) and has_any_cpf(v)):
+            hits.setdefault(pos, []).append((c, "cpf-sem-pontuacao"))
+    return {pos: sorted(found, key=lambda h: (h[1] != "dado-pessoal", cols.index(h[0]))) for pos, found in hits.items()}
+
+
 @check("dado-pessoal")
 def personal_data(tables: Tables, schema: Schema) -> list[Problem]:
-    """No natural person's CPF is published (LGPD): any text cell shaped like a CPF is refused."""
+    """No natural person's CPF is published (LGPD): refused wherever ``_cpf_hits`` finds one (in lenient
+    mode the free text is masked first, ``mask_personal_data``, and only what is left is refused)."""
     out = []
     for name, table in schema.tables.items():
         t = tables[name]
-        cols = table.fields_of_type("string")
-        # identifiers (keys, references) may be 11-digit numbers: only free text is searched for a bare CPF
-        free = [c for c in cols if c not in table.key_fields and not table.field(c).get("constraints", {}).get("pattern")]
-        hits: dict[int, list[tuple[str, str]]] = {}
-        for c in cols:
-            for pos in t.positions(c, has_cpf):
-                hits.setdefault(pos, []).append((c, "dado-pessoal"))
-        for c in free:
-            for pos in t.positions(c, lambda v: not has_cpf(v) and has_bare_cpf(v)):
-                hits.setdefault(pos, []).append((c, "cpf-sem-pontuacao"))
-        for pos in sorted(hits):  # the CPF itself is masked, so the report never republishes it
-            cells = t.rows[pos]
-            masked = [mask_cpf(v) for v in cells]
-            row = dict(zip(t.columns, cells))
-            found = sorted(hits[pos], key=lambda h: (h[1] != "dado-pessoal", cols.index(h[0])))
-            out += [_problem(slug, t, pos, c, mask_cpf(row[c]), masked) for c, slug in found]
+        for pos, found in sorted(_cpf_hits(t, table).items()):  # the CPF itself is masked in the report
+            row = dict(zip(t.columns, t.rows[pos]))
+            out += [_problem(slug, t, pos, c, row[c], t.rows[pos]) for c, slug in found]
     return out
+
+
+def mask_personal_data(tables: Tables, schema: Schema) -> tuple[Tables, list[Problem]]:
+    """Lenient mode: a CPF in free text (a company name that holds its owner's CPF, as a MEI's does) is
+    masked in the published row, with a warning naming the cell; the row is kept. A CPF in a key or a
+    coded column is not masked (the key would change): ``personal_data`` refuses that row."""
+    out, problems = dict(tables), []
+    for name, table in schema.tables.items():
+        t = tables[name]
+        hits = {pos: [c for c, _ in found if c not in table.key_fields
+                      and not table.field(c).get("constraints", {}).get("pattern")]
+                for pos, found in _cpf_hits(t, table).items()}
+        hits = {pos: cols for pos, cols in hits.items() if cols}
+        if not hits:
+            continue
+        rows = list(t.rows)
+        for pos, cols in sorted(hits.items()):
+            cells = list(rows[pos])
+            for c in cols:
+                i = t.columns.index(c)
+                cells[i] = mask_cpf(cells[i])
+                problems.append(_problem("cpf-mascarado", t, pos, c, cells[i], cells, grave=False))
+            rows[pos] = cells
+        masked = SourceTable(t.name, t.columns, rows, t.row_numbers, t.source, t.row_sources)
+        masked.data_rows = t.data_rows
+        out[name] = masked
+    return out, problems
 
 
 def run_checks(tables: Tables, schema: Schema) -> list[Problem]:
