@@ -8,14 +8,22 @@ releases are compared; the others are listed as ``colunas_novas`` / ``colunas_re
 
 from __future__ import annotations
 
+import csv
+import http.client
 import io
 import json
+import os
+import re
+import stat
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+
+from ..identifiers import mask_cpf_in
+from ..read.source import FIELD_LIMIT, csv_error_pt
 
 _COUNT = "\x00ocorrencia"  # occurrence number of a repeated row in a table without primaryKey
 _LISTS = ("incluidos", "removidos", "alterados")
@@ -33,52 +41,182 @@ class Package:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
 
 
-def _read_csv(data, label: str) -> pd.DataFrame:
+# What a previous release may name: a table as the portal names its tables, a file as a plain CSV name in
+# its own dados/ folder (no folder, no "..", no absolute path, no scheme)
+_TABLE_NAME = re.compile(r"[a-z][a-z0-9_]{0,62}\Z")
+_CSV_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,120}\.csv\Z")
+MAX_DESCRIPTOR_BYTES = 16 * 1024 * 1024  # the portal's own descriptor is some 200 KB
+MAX_TABLE_BYTES = 4 * 1024 ** 3  # a previous CSV larger than this is not a release of this portal
+MAX_DEPTH = 64  # nesting of the previous descriptor (the portal's own is 6 deep)
+
+
+def _read_csv(data: bytes, label: str) -> pd.DataFrame:
+    """A previous release's CSV as a frame of strings, read as a source's CSV is read: UTF-8, the csv
+    module's strict reader with the same cell limit, the same pt-BR messages (the line where it broke)."""
     try:
-        return pd.read_csv(data, dtype=str, keep_default_na=False, na_filter=False, encoding="utf-8")
-    except (OSError, ValueError, pd.errors.ParserError) as exc:  # EmptyDataError and UnicodeDecodeError are ValueErrors
-        raise ChangesError(f"Não foi possível ler a tabela {label}: {exc}") from exc
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ChangesError(f"Não foi possível ler a tabela {label}: linha {line}: o byte "
+                           f"0x{data[exc.start:exc.start + 1].hex()} não é UTF-8") from None
+    csv.field_size_limit(FIELD_LIMIT)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader, None)
+        if not header:
+            raise ChangesError(f"Não foi possível ler a tabela {label}: o arquivo está vazio")
+        if len(set(header)) != len(header):
+            raise ChangesError(f"Não foi possível ler a tabela {label}: coluna repetida no cabeçalho")
+        rows = []
+        for cells in reader:
+            if len(cells) != len(header):
+                raise ChangesError(f"Não foi possível ler a tabela {label}: linha {reader.line_num} tem "
+                                   f"{len(cells)} células, o cabeçalho tem {len(header)}")
+            rows.append(cells)
+    except csv.Error as exc:
+        raise ChangesError(f"Não foi possível ler a tabela {label}: linha {reader.line_num}: "
+                           f"{csv_error_pt(str(exc))}") from None
+    return pd.DataFrame(rows, columns=header, dtype=str) if rows else pd.DataFrame(columns=header, dtype=str)
 
 
-def _fetch(url: str) -> bytes:
+def _fetch(url: str, limit: int) -> bytes:
     try:
         with urllib.request.urlopen(url, timeout=120) as response:  # noqa: S310 - http(s) only, checked
-            return response.read()
-    except (urllib.error.URLError, OSError, TimeoutError) as exc:
+            data = response.read(limit + 1)
+    except (urllib.error.URLError, OSError, TimeoutError, ValueError, http.client.HTTPException) as exc:
         raise ChangesError(f"Não foi possível baixar {url}: {exc}") from exc
+    if len(data) > limit:
+        raise ChangesError(f"Não foi possível baixar {url}: passa de {limit} bytes")
+    return data
+
+
+def _regular_file(path: Path, limit: int) -> bytes:
+    """The bytes of ``path``, a regular file that is not a symbolic link (nothing outside the previous
+    release is read through a link), of at most ``limit`` bytes."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        raise ChangesError(f"Pacote anterior incompleto: falta {path}.") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise ChangesError(f"Pacote anterior recusado: {path} é um link simbólico; "
+                           "só arquivos da própria pasta dados/ são lidos.")
+    if not stat.S_ISREG(info.st_mode):
+        raise ChangesError(f"Pacote anterior recusado: {path} não é um arquivo.")
+    if info.st_size > limit:
+        raise ChangesError(f"Pacote anterior recusado: {path} passa de {limit} bytes.")
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise ChangesError(f"Não foi possível ler {path}: {exc.strerror or type(exc).__name__}.") from None
 
 
 def _local_folder(where: str) -> Path:
-    """The folder holding ``datapackage.json``: ``where`` itself or, for a site's root, ``where/dados``."""
-    for folder in (Path(where), Path(where) / "dados"):
-        if (folder / "datapackage.json").is_file():
+    """The folder holding ``datapackage.json``: ``where`` itself or, for a site's root, ``where/dados``
+    (not through a link: ``dados`` must be the site's own folder)."""
+    root = Path(where)
+    for folder in (root, root / "dados"):
+        if folder is not root and folder.is_symlink():
+            raise ChangesError(f"Pacote anterior recusado: {folder} é um link simbólico.")
+        if (folder / "datapackage.json").is_file() or (folder / "datapackage.json").is_symlink():
             return folder
     raise ChangesError(f"Pacote anterior não encontrado: não há datapackage.json em {where} (nem em {where}/dados).")
 
 
+def _nesting(text: str) -> int:
+    """The deepest run of open brackets in a JSON text (strings skipped), read before parsing: a text
+    nested 200,000 deep would exhaust the parser's recursion."""
+    level = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            level += 1
+            deepest = max(deepest, level)
+        elif ch in "]}":
+            level -= 1
+    return deepest
+
+
+def _resources(descriptor, label: str) -> dict[str, str]:
+    """The previous descriptor's resources as {table: CSV file name}, each checked: a portal table name,
+    a plain CSV name inside the same folder, each table once."""
+    def refuse(why: str):
+        raise ChangesError(f"Descritor inválido em {label}: {why}.")
+
+    if not isinstance(descriptor, dict):
+        refuse("não é um objeto JSON")
+    resources = descriptor.get("resources")
+    if not isinstance(resources, list):
+        refuse('falta a lista "resources"')
+    paths: dict[str, str] = {}
+    for n, r in enumerate(resources, 1):
+        if not isinstance(r, dict):
+            refuse(f"o recurso {n} não é um objeto")
+        name, path, schema = r.get("name"), r.get("path"), r.get("schema", {})
+        if not isinstance(name, str) or not _TABLE_NAME.match(name):
+            refuse(f'o recurso {n} tem "name" {json.dumps(name, ensure_ascii=False)[:80]}: deve ser um nome de '
+                   "tabela (minúsculas, dígitos e _)")
+        if not isinstance(path, str) or not _CSV_NAME.match(path):
+            refuse(f'o recurso {name} tem "path" {json.dumps(path, ensure_ascii=False)[:80]}: deve ser o nome de um '
+                   "arquivo .csv da própria pasta (sem pastas, .. nem endereço)")
+        if name in paths:
+            refuse(f"a tabela {name} aparece duas vezes")
+        key = schema.get("primaryKey", []) if isinstance(schema, dict) else None
+        keys = [key] if isinstance(key, str) else key
+        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+            refuse(f'o recurso {name} tem um "schema.primaryKey" que não é uma lista de nomes de coluna')
+        paths[name] = path
+    return paths
+
+
 def load_previous(where: str) -> Package:
     """The release at ``where``: an ``http(s)://`` URL of a ``dados/`` folder, or a local folder holding
-    ``datapackage.json`` (a ``dados/`` folder) or ``dados/datapackage.json`` (a site's root)."""
+    ``datapackage.json`` (a ``dados/`` folder) or ``dados/datapackage.json`` (a site's root).
+
+    Everything read is confined to that ``dados/`` folder and checked as a source is: resource paths
+    are plain CSV names in it (no folder, no ``..``, no absolute path), no symbolic link is followed,
+    the descriptor's size and nesting are bounded, and each CSV is read with a source's limits and
+    messages (``ChangesError`` in pt-BR, never a traceback)."""
     where = str(where)
     remote = where.startswith(("http://", "https://"))
     base = where.rstrip("/") + "/" if remote else _local_folder(where)
 
-    def source(path: str):
-        if remote:
-            return io.BytesIO(_fetch(base + path))
-        if not (base / path).is_file():
-            raise ChangesError(f"Pacote anterior incompleto: falta {base / path}.")
-        return base / path
+    def read(path: str, limit: int) -> bytes:
+        return _fetch(base + path, limit) if remote else _regular_file(base / path, limit)
 
     label = f"{base}datapackage.json" if remote else str(base / "datapackage.json")
     try:
-        descriptor = json.loads(source("datapackage.json").read().decode("utf-8") if remote
-                                else (base / "datapackage.json").read_bytes().decode("utf-8"))
-        resources = descriptor["resources"]
-        paths = {r["name"]: r["path"] for r in resources}
-    except (ValueError, KeyError, TypeError) as exc:
-        raise ChangesError(f"Descritor inválido em {label}: {exc}") from exc
-    tables = {name: _read_csv(source(path), f"{name} ({path}) de {where}") for name, path in paths.items()}
+        text = read("datapackage.json", MAX_DESCRIPTOR_BYTES).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ChangesError(f"Descritor inválido em {label}: não está em UTF-8.") from None
+    if _nesting(text) > MAX_DEPTH:
+        raise ChangesError(f"Descritor inválido em {label}: aninhado mais de {MAX_DEPTH} níveis.")
+    try:
+        descriptor = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ChangesError(f"Descritor inválido em {label}: {exc}") from None
+    paths = _resources(descriptor, label)
+    tables = {name: _read_csv(read(path, MAX_TABLE_BYTES), f"{name} ({path}) de {where}")
+              for name, path in paths.items()}
+    for r in descriptor["resources"]:  # a key repeated in the previous release: said now, not mid-comparison
+        key = (r.get("schema") or {}).get("primaryKey") or []
+        key = [key] if isinstance(key, str) else key
+        frame = tables[r["name"]]
+        if key and all(k in frame.columns for k in key):
+            repeated = frame.duplicated(key, keep="first")
+            if repeated.any():
+                pos = int(repeated.to_numpy().argmax())
+                value = " | ".join(frame.iloc[pos][k] for k in key)
+                raise ChangesError(f"Chave primária repetida na tabela {r['name']} ({r['path']}) de {where}: "
+                                   f'"{mask_cpf_in(value)}" ({", ".join(key)}) de novo na linha {pos + 2}.')
     return Package(where, descriptor, tables)
 
 
@@ -101,8 +239,8 @@ def _compare_table(name: str, before: pd.DataFrame, after: pd.DataFrame, key: li
     try:
         merged = left.merge(right, on=on, how="outer", suffixes=("\x00antes", ""), indicator=True,
                             validate="one_to_one", sort=False)
-    except pd.errors.MergeError as exc:
-        raise ChangesError(f"Chave primária repetida na tabela {name} ({', '.join(key)}): {exc}") from exc
+    except pd.errors.MergeError:
+        raise ChangesError(f"Chave primária repetida na tabela {name} ({', '.join(key)}).") from None
     merged = merged.sort_values(on, kind="stable")
     cut = (lambda f: f) if limit is None else (lambda f: f.head(limit))
     added, removed = merged[merged["_merge"] == "right_only"], merged[merged["_merge"] == "left_only"]
@@ -145,17 +283,37 @@ def compare(previous: Package, current_dir: Path, current_descriptor: dict, limi
             path = current_dir / now[name]["path"]
             if not path.is_file():
                 raise ChangesError(f"Pacote atual incompleto: falta {path}.")
-            after = _read_csv(path, f"{name} de {current_dir}")
+            after = _read_csv(path.read_bytes(), f"{name} de {current_dir}")
         else:
             after = previous.tables[name].iloc[0:0]
         old = previous.tables[name] if name in before else after.iloc[0:0]
-        key = (now.get(name) or before[name])["schema"].get("primaryKey") or []
+        key = ((now.get(name) or before[name]).get("schema") or {}).get("primaryKey") or []
         entry = _compare_table(name, old, after, [key] if isinstance(key, str) else list(key), limit)
         if name not in before or name not in now:
             entry["situacao"] = "nova" if name not in before else "removida"
         tables.append(entry)
-    return {"anterior": previous.descriptor.get("version"), "atual": current_descriptor.get("version"),
-            "tabelas": tables}
+    version = previous.descriptor.get("version")
+    # a CPF in the previous release (published before the screen knew its shape) is never republished
+    return mask_cpf_in({"anterior": version if isinstance(version, str) else None,
+                        "atual": current_descriptor.get("version"), "tabelas": tables})
+
+
+def read_kept(path: Path) -> dict | None:
+    """A kept release's ``mudancas.json`` (brought from the previous site), or None when it is not one
+    this module wrote: a link, too large, too deep, or not of its shape. What it says is masked (LGPD)."""
+    try:
+        text = _regular_file(path, MAX_DESCRIPTOR_BYTES).decode("utf-8")
+        if _nesting(text) > MAX_DEPTH:
+            return None
+        result = json.loads(text)
+    except (ChangesError, ValueError, RecursionError):
+        return None
+    tables = result.get("tabelas") if isinstance(result, dict) else None
+    shape = {"tabela": str, "situacao": str, "incluidos": int, "removidos": int, "alterados": int}
+    if not isinstance(tables, list) or not all(
+            isinstance(t, dict) and all(isinstance(t.get(k), kind) for k, kind in shape.items()) for t in tables):
+        return None
+    return mask_cpf_in(result)
 
 
 def write(result: dict, out: Path) -> Path:

@@ -7,6 +7,7 @@ and the files dated by the data's reference date rather than the build's clock (
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from datetime import UTC, date, datetime, time
 from pathlib import Path
@@ -70,17 +71,47 @@ def temporal(tables: dict[str, pd.DataFrame], descriptor: dict) -> dict[str, tup
     return out
 
 
+VERSION_NAME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")  # a release is named by its reference date
+_MEMBER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,120}\Z")
+
+
+def version_name(name: str) -> bool:
+    """Whether ``name`` names a kept release: a real date, AAAA-MM-DD."""
+    if not VERSION_NAME.match(name):
+        return False
+    try:
+        date.fromisoformat(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _kept_members(folder: Path) -> list[Path]:
+    """The files of a previous kept release that are brought over: regular files (no link is followed
+    or copied) with plain names, directly in the release's folder."""
+    with os.scandir(folder) as entries:
+        return sorted(Path(e.path) for e in entries
+                      if e.is_file(follow_symlinks=False) and _MEMBER_NAME.match(e.name))
+
+
 def keep_version(out: Path, as_of: date, previous: Path | None = None) -> list[str]:
     """Keep this release's package (``datapackage.json``, the CSVs, the zip, ``SHA256SUMS``) under
     ``versoes/<as_of>/`` as hard links (no second copy on disk), and bring the earlier releases from the
-    previous site's ``dados/versoes/`` when ``previous`` is such a folder. Returns every kept release's
-    date, newest first. A release of the same date as this one is replaced by this one."""
+    previous site's ``dados/versoes/`` when ``previous`` is such a folder: only folders named by a date
+    (not links) and, in them, only regular files with plain names. Returns every kept release's date,
+    newest first. A release of the same date as this one is replaced by this one."""
     versions = out / VERSIONS
     versions.mkdir(exist_ok=True)
-    if previous is not None and (previous / VERSIONS).is_dir():
-        for old in sorted((previous / VERSIONS).iterdir()):
-            if old.is_dir() and old.name != as_of.isoformat() and not (versions / old.name).exists():
-                shutil.copytree(old, versions / old.name, copy_function=_link_or_copy)
+    kept = previous / VERSIONS if previous is not None else None
+    if kept is not None and kept.is_dir() and not kept.is_symlink():
+        with os.scandir(kept) as entries:
+            olds = sorted((e.name, Path(e.path)) for e in entries
+                          if e.is_dir(follow_symlinks=False) and version_name(e.name))
+        for name, old in olds:
+            if name != as_of.isoformat() and not (versions / name).exists():
+                (versions / name).mkdir()
+                for member in _kept_members(old):
+                    _link_or_copy(member, versions / name / member.name)
     here = versions / as_of.isoformat()
     shutil.rmtree(here, ignore_errors=True)
     here.mkdir()
@@ -88,7 +119,7 @@ def keep_version(out: Path, as_of: date, previous: Path | None = None) -> list[s
     for name in members:
         if (out / name).is_file():
             _link_or_copy(out / name, here / name)
-    return sorted((p.name for p in versions.iterdir() if p.is_dir()), reverse=True)
+    return sorted((p.name for p in versions.iterdir() if p.is_dir() and version_name(p.name)), reverse=True)
 
 
 def _link_or_copy(src, dst) -> None:
@@ -99,8 +130,11 @@ def _link_or_copy(src, dst) -> None:
 
 
 def stamp(folder: Path, as_of: date) -> None:
-    """Date every file under ``folder`` at the reference date's midnight (UTC)."""
+    """Date every file under ``folder`` at the reference date's midnight (UTC), except the earlier kept
+    releases under ``versoes/``: they are hard links to the previous site's files, which keep their own
+    dates."""
     moment = datetime.combine(as_of, time(), tzinfo=UTC).timestamp()
+    earlier = [p for p in (folder / VERSIONS).glob("*") if p.name != as_of.isoformat()]
     for path in folder.rglob("*"):
-        if path.is_file():
+        if path.is_file() and not any(path.is_relative_to(e) for e in earlier):
             os.utime(path, (moment, moment))

@@ -221,11 +221,15 @@ def write_changes(out: Path, versions: Path, site_url: str, as_of: date, package
     """The feed of the releases' changes: an entry per kept release that was compared with the one before
     it (its ``versoes/<data>/mudancas.json``, pipeline/publish/changes.py), newest first, dated by the
     release's date. Written even before any comparison, then without entries."""
-    import json
 
     href, unique = _addresses(site_url, base_path, package)
-    kept = sorted((p for p in versions.iterdir() if (p / "mudancas.json").is_file()), reverse=True)[:limit]
-    entries = [(date.fromisoformat(p.name), json.loads((p / "mudancas.json").read_text(encoding="utf-8"))) for p in kept]
+    from ..publish.changes import read_kept
+    from ..publish.release import version_name
+
+    kept = sorted((p for p in versions.iterdir() if version_name(p.name) and (p / "mudancas.json").is_file()),
+                  reverse=True)
+    entries = [(date.fromisoformat(p.name), result) for p in kept
+               if (result := read_kept(p / "mudancas.json")) is not None][:limit]
     atom = _Feed(title=CHANGES["titulo"], link=href(CHANGES["pagina"]), language="pt-BR",
                  description="Registros incluídos, removidos e alterados em cada versão publicada, tabela por tabela.",
                  feed_url=href("/" + CHANGES["path"]), feed_guid=unique("/" + CHANGES["path"]),
