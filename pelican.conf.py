@@ -3,6 +3,7 @@ OUTPUT_PATH and passes the data as PORTAL_DATA; nothing else is set anywhere els
 
 from pathlib import Path
 
+from pipeline.index import MAX_QUERY
 from pipeline.site.filters import FILTERS
 
 _HERE = Path(__file__).resolve().parent
@@ -54,3 +55,5 @@ JINJA_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "autoescape": T
 
 # The theme's pt-BR filters, for every page (the hand-written pages too: their footer shows dates).
 JINJA_FILTERS = FILTERS
+# Constants the pages share with the code (one place for each rule).
+JINJA_GLOBALS = {"MAX_CONSULTA": MAX_QUERY}

@@ -20,14 +20,14 @@ TYPES = {
 }
 
 _UF = "AC|AL|AM|AP|BA|CE|DF|ES|GO|MA|MG|MS|MT|PA|PB|PE|PI|PR|RJ|RN|RO|RR|RS|SC|SE|SP|TO"
-PATTERNS = {
-    r"^\d{14}$": "14 algarismos, sem pontuação (CNPJ)",
-    r"^(\d{2}-\d{4}-\d{2}|[A-Z]{4}\d{7})$": "prefixo da linha: NN-NNNN-NN (ex.: 12-0140-00) ou quatro letras e "
+PATTERNS = {  # [0-9], not \d: a pattern admits ASCII digits only (\d would take any script's)
+    r"^[0-9]{14}$": "14 algarismos, sem pontuação (CNPJ)",
+    r"^([0-9]{2}-[0-9]{4}-[0-9]{2}|[A-Z]{4}[0-9]{7})$": "prefixo da linha: NN-NNNN-NN (ex.: 12-0140-00) ou quatro letras e "
                                             "sete algarismos (ex.: ABCD1234567)",
     f"^({_UF}|[A-Z]{{3}})$": "sigla de UF, ou código de três letras de país nas linhas internacionais",
     r"[0-9]{7}": "7 algarismos (código IBGE do município)",
     r"^78-(I|II|III|IV|V|VI)-[a-z]$": "78-<grupo em romanos>-<alínea>, ex.: 78-I-a (art. 78)",
-    r"^[A-Z]{3}\d[A-Z0-9]\d{2}$": "placa: três letras, um algarismo, uma letra ou algarismo, dois algarismos "
+    r"^[A-Z]{3}[0-9][A-Z0-9][0-9]{2}$": "placa: três letras, um algarismo, uma letra ou algarismo, dois algarismos "
                                    "(ex.: ABC1D23)",
 }
 

@@ -229,7 +229,7 @@ def test_dictionary_page_shows_labels_rules_in_words_examples_and_links(site):
     situacao = rows["campo-situacao"].get_text(" ", strip=True)
     assert "vigente Vigente" in situacao and "vencida Vencida" in situacao
     cnpj = rows["campo-transportadora_cnpj"]
-    assert "14 algarismos" in cnpj.get_text() and "\\d" not in cnpj.get_text()
+    assert "14 algarismos" in cnpj.get_text() and "[0-9]" not in cnpj.get_text()
     link = cnpj.find("a")
     assert link["href"] == "/dados/transportadoras/#campo-cnpj"
     target = BeautifulSoup((site / "dados" / "transportadoras" / "index.html").read_text(encoding="utf-8"), "html.parser")

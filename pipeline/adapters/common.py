@@ -21,7 +21,7 @@ from datetime import date
 from pathlib import Path
 
 from ..identifiers import cnpj_is_valid, normalise_cnpj, slugify
-from ..read.source import csv_error_pt, swallowed_lines
+from ..read.source import FIELD_LIMIT, csv_error_pt, swallowed_lines
 from ..read.writer import write_table
 from ..schema import Schema
 
@@ -218,13 +218,29 @@ class Export:
 _UTF8_ACCENT = re.compile(rb"\xc3[\x80-\xbf]")
 
 
+# What a download that is not the export starts with (a server may answer with a compressed body, an
+# error page or the spreadsheet instead of the CSV).
+_NOT_CSV = [(b"\x1f\x8b", "um arquivo gzip (compactado)"), (b"PK\x03\x04", "um arquivo zip (ou uma planilha XLSX)"),
+            (b"%PDF", "um PDF"), (b"\xd0\xcf\x11\xe0", "uma planilha do Excel antigo (XLS)"),
+            (b"BZh", "um arquivo bzip2 (compactado)"), (b"\xfd7zXZ", "um arquivo xz (compactado)")]
+
+
 def _decode(data: bytes, path: Path) -> tuple[str, str]:
     """The text and the encoding used. The exports are Latin-1; a copy re-saved as UTF-8 (a
     spreadsheet's "CSV UTF-8") is recognised, since Latin-1 accents almost never form valid UTF-8. A
     file that mixes both (one stray Latin-1 byte in a UTF-8 file) or is UTF-16 is refused, naming the
     line: decoding it all as Latin-1 would publish garbled names."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data[:4096]:
-        raise IngestError(f"{path}: o arquivo parece estar em UTF-16 (bytes nulos); exporte-o em Latin-1 ou UTF-8")
+    for magic, what in _NOT_CSV:
+        if data.startswith(magic):
+            raise IngestError(f"{path}: o arquivo não é um CSV, é {what}; baixe ou exporte o CSV")
+    head = data[:4096]
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(head) > 1 and head.count(0) * 3 >= len(head)):
+        raise IngestError(f"{path}: o arquivo parece estar em UTF-16 (um byte nulo a cada dois); exporte-o em "
+                          "Latin-1 ou UTF-8")
+    if b"\x00" in data:
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        raise IngestError(f"{path}, linha {line}: byte nulo (0x00), que nenhum texto tem: o arquivo está danificado "
+                          "ou não é um CSV; exporte-o de novo")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
         if not data.isascii():
@@ -263,8 +279,12 @@ def read_export(path: Path, expected_header: list[str]) -> Export:
     except OSError as exc:
         raise IngestError(f"{path}: não foi possível ler o arquivo ({exc.strerror or exc})") from None
     text, encoding = _decode(data, path)
+    csv.field_size_limit(FIELD_LIMIT)  # process-wide, and others change it: the same limit as a source's
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=";", strict=True)
-    header = next(reader, None)
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:
+        raise IngestError(f"{path}, linha 1: o cabeçalho não pôde ser lido: {csv_error_pt(str(exc))}") from None
     if header is None or not any(h.strip() for h in header):
         raise IngestError(f"{path}: arquivo vazio, sem a linha de cabeçalho")
     found = [h.strip().lower() for h in header]
@@ -484,7 +504,7 @@ ANTT = "ANTT — Agência Nacional de Transportes Terrestres"
 ANTT_OPEN_DATA = "https://dados.antt.gov.br/"
 # Open government data of the federal executive (Decreto nº 8.777/2016, the open-data policy).
 OPEN_DATA_LICENCE = "Dados abertos governamentais (Decreto nº 8.777/2016)"
-_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+_DATE = re.compile(r"[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?\Z")
 _YEAR_IN_NAME = re.compile(r"(?<!\d)(19\d{2}|20\d{2})(?!\d)")
 
 

@@ -21,14 +21,17 @@ from pathlib import Path
 
 from whoosh import index, query
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter
+from whoosh.collectors import TimeLimitCollector
 from whoosh.fields import DATETIME, ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 from whoosh.qparser import GtLtPlugin, MultifieldParser
 from whoosh.query.qcore import _NullQuery
+from whoosh.searching import TimeLimit
 from whoosh.support.charset import accent_map
 
 from ..folders import staged
 from ..identifiers import format_cnpj
 from ..site.filters import clausula_url
+from . import MAX_QUERY, QUERY_SECONDS
 
 # folded before stemming: the stemmer sees "goiania" whether "Goiânia" or "goiania" was written
 _TEXT = RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map) | StemFilter(lang="pt")
@@ -228,13 +231,26 @@ def parse(ix, text: str, table: str | None = None):
 def search(folder: Path, text: str, limit: int = 20, table: str | None = None) -> tuple[int, list[Hit]]:
     """Run ``text`` (Whoosh syntax, the fields of :data:`FIELDS`); returns the total and the first
     ``limit`` hits, best first. :class:`BadQuery` for a query it cannot read."""
-    if not index.exists_in(folder):
+    if len(text) > MAX_QUERY:
+        raise BadQuery(f"consulta longa demais ({len(text)} caracteres; o máximo é {MAX_QUERY}): use menos palavras")
+    try:
+        exists = index.exists_in(folder)
+        ix = index.open_dir(folder) if exists else None
+    except Exception as exc:  # noqa: BLE001 - a damaged table of contents raises whatever its bytes give
+        raise IndexMissing(f"o índice de busca em {folder} está danificado ({type(exc).__name__}): gere-o de novo "
+                           "com `python -m pipeline build`") from None
+    if ix is None:
         raise IndexMissing(f"não há índice de busca em {folder}: rode antes `python -m pipeline build`")
     try:
-        ix = index.open_dir(folder)
         q = parse(ix, text, table)
         with ix.searcher() as searcher:
-            results = searcher.search(q, limit=limit)
+            collector = TimeLimitCollector(searcher.collector(limit=limit), timelimit=QUERY_SECONDS, use_alarm=False)
+            try:
+                searcher.search_with_collector(q, collector)
+            except TimeLimit:
+                raise BadQuery(f"a consulta levou mais de {QUERY_SECONDS:.0f} s: use palavras mais específicas ou "
+                               "campos (ex.: uf:GO transportadora:gontijo)") from None
+            results = collector.results()
             hits = [Hit(r["tipo"], r["chave"], r["titulo"], r["url"]) for r in results]
             return len(results), hits
     except BadQuery:

@@ -102,7 +102,7 @@ DCAT_CONTEXT = {
     "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
 }
 
-_SHA256 = re.compile(r"^[0-9a-fA-F]{64}$")
+_SHA256 = re.compile(r"[0-9a-fA-F]{64}\Z")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 Temporal = Mapping[str, tuple[date | None, date | None]]
@@ -113,7 +113,7 @@ Temporal = Mapping[str, tuple[date | None, date | None]]
 
 def _site(site_url: str) -> str:
     site = (site_url or "").strip().rstrip("/")
-    if site and not re.match(r"^https?://[^/\s]+(/\S*)?$", site):
+    if site and not re.fullmatch(r"https?://[^/\s]+(/\S*)?", site, re.A):
         raise ValueError(f"site_url must be empty or an http(s) address: {site_url!r}")
     return site
 
@@ -174,7 +174,7 @@ def _contact(contact: Mapping | None) -> dict:
     email = (c.get("email") or "").strip()
     if email.lower().startswith("mailto:"):
         email = email[len("mailto:"):]
-    if email and not re.match(r"^[^@\s]+@[^@\s]+$", email):
+    if email and not re.fullmatch(r"[^@\s]+@[^@\s]+", email, re.A):
         raise ValueError(f"not an e-mail address: {email!r}")
     c["email"] = email
     return c

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -105,6 +106,9 @@ class SourcePackage:
 # (128 KiB) would stop the whole file instead. The limit is process-wide and Frictionless changes it,
 # so it is set again before every read.
 FIELD_LIMIT = 16 * 1024 * 1024
+# The widest header read: the widest table of the contract has some twenty columns; a file of 200,000
+# columns is no table of it (and every check per column would cost its square).
+MAX_COLUMNS = 1_000
 
 
 def _resource_paths(folder: Path, pasta: str) -> tuple[dict[str, str], Problem | None]:
@@ -182,16 +186,20 @@ def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, l
         return out, [bad]
     csv.field_size_limit(FIELD_LIMIT)
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    header, last = None, 0
     try:
         header = next(reader, None)
         if not header or not any(h.strip() for h in header):
             problem("arquivo-vazio", None)
             return out, problems
+        if len(header) > MAX_COLUMNS:  # refused before any per-column work: the cost stays linear
+            problem("colunas-demais", 1, None, str(len(header)), limite=MAX_COLUMNS, esperado=len(wanted))
+            return out, problems
         header = [h.strip() for h in header]
         if len(header) == 1 and (";" in header[0] or "\t" in header[0]):
             problem("separador", 1, None, header[0], separador="ponto e vírgula" if ";" in header[0] else "tabulação")
             return out, problems
-        for col in sorted({c for c in header if header.count(c) > 1}):
+        for col in sorted(c for c, n in Counter(header).items() if n > 1):
             problem("coluna-repetida", 1, col, col)
         lower = {h.lower(): h for h in header}
         for f in table.fields:
@@ -204,7 +212,10 @@ def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, l
         for col in header:
             if col not in wanted and col.lower() not in wanted:
                 problems.append(Problem.of("coluna-desconhecida", table.name, shown, 1, col, None, grave=False))
-        positions = [header.index(c) if c in header else None for c in wanted]
+        first = {}
+        for i, c in enumerate(header):
+            first.setdefault(c, i)
+        positions = [first.get(c) for c in wanted]
         same_order = positions == list(range(len(header)))  # the row is taken as read
         width = len(header)
         last = reader.line_num
@@ -248,6 +259,29 @@ def csv_error_pt(message: str) -> str:
     if "NUL" in message:
         return "o arquivo tem um caractere NUL"
     return "CSV malformado"
+
+
+def without_repeats(part: SourceTable) -> tuple[SourceTable, list[Problem]]:
+    """A table without a primary key as read from one file, each row that repeats an earlier row of the
+    file cell for cell kept once: the same departure written twice is one departure (the 2021 export
+    has such rows). Each repeat is reported as a warning naming both lines, and counted as duplicated."""
+    first: dict[tuple, int] = {}
+    repeats = []
+    for pos, cells in enumerate(part.rows):
+        at = first.setdefault(tuple(cells), pos)
+        if at != pos:
+            repeats.append((pos, at))
+    if not repeats:
+        return part, []
+    problems = [Problem.of("linha-repetida", part.name, part.source, part.row_numbers[pos], None, None,
+                           grave=False, registro=part.rows[pos], primeira=part.row_numbers[at])
+                for pos, at in repeats]
+    dropped = {pos for pos, _ in repeats}
+    kept = [pos for pos in range(len(part.rows)) if pos not in dropped]
+    out = SourceTable(part.name, part.columns, [part.rows[p] for p in kept], [part.row_numbers[p] for p in kept],
+                      part.source)
+    out.data_rows = part.data_rows
+    return out, problems
 
 
 def merge(table: Table, parts: list[SourceTable]) -> tuple[SourceTable, list[Problem]]:
@@ -341,12 +375,17 @@ def read_source(
                 file_sources[shown] = src.id
         if parts:  # rows a later source repeats are merged away: counted, never silently lost
             counts[name] = {"lidas": sum(p.data_rows for p in parts), "duplicadas": 0}
+        if parts and not table.primary_key:  # a keyless row repeated whole inside one file is one record
+            for i, part in enumerate(parts):
+                parts[i], found = without_repeats(part)
+                problems += found
+                counts[name]["duplicadas"] += len(found)
         if len(parts) == 1:
             tables[name] = parts[0]
         elif parts:
             tables[name], found = merge(table, parts)
             problems += found
-            counts[name]["duplicadas"] = sum(len(p.rows) for p in parts) - len(tables[name].rows)
+            counts[name]["duplicadas"] += sum(len(p.rows) for p in parts) - len(tables[name].rows)
             notes.append(f"{name}: reunida de {len(parts)} fontes ({', '.join(p.source for p in parts)})")
         elif name == "enquadramentos":
             rows = enquadramentos.rows()

@@ -14,7 +14,7 @@ from pelican.generators import Generator
 
 from .. import dictionary, parallel
 from ..identifiers import slugify
-from ..index import pagefind
+from ..index import MAX_QUERY, pagefind
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import SUMMARIES
@@ -72,6 +72,7 @@ def template_globals(data: SiteData) -> dict:
         "lei": legal_numbers(),
         "cobertura": data.coverage,
         "revogacao": REVOCATION,
+        "MAX_CONSULTA": MAX_QUERY,  # also in pelican.conf.py JINJA_GLOBALS, for the hand-written pages
         "notas_editoriais": EDITORIAL_NOTES,
         "dias_da_semana": data.schema["horarios"].fields_in_group("dia_da_semana"),
         # links to records the template has only by key, and to the answer for a pair of places

@@ -20,7 +20,7 @@ FIRST_DAY = date(1900, 1, 1)
 LAST_DAY = date(2199, 12, 31)
 MAX_INTEGER_DIGITS = 12  # numbers: at most 12 digits before the point (no amount or length comes close)
 MAX_INTEGER = 2**53 - 1  # integers: exact in JSON, in SQLite and in a spreadsheet
-MAX_TEXT = 20_000  # characters in one cell
+MAX_TEXT = 20_000  # characters in one cell, as a spreadsheet counts them (UTF-16 units)
 
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.A)
 _DATETIME = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?", re.A)
@@ -107,7 +107,9 @@ def check_text(text: str, field: dict) -> str:
     value with a pattern or a list of allowed values (a trailing newline would slip past both)."""
     if _CONTROL.search(text):
         raise CellError("caractere-de-controle")
-    if len(text) > MAX_TEXT:
+    # counted as a spreadsheet counts (UTF-16 units: an emoji is two), so that every published cell fits
+    # a spreadsheet's 32,767; a text of at most MAX_TEXT / 2 characters cannot exceed it
+    if len(text) > MAX_TEXT // 2 and (len(text) > MAX_TEXT or len(text.encode("utf-16-le")) // 2 > MAX_TEXT):
         raise CellError("texto-longo", limite=MAX_TEXT)
     constraints = field.get("constraints", {})
     if (constraints.get("pattern") or constraints.get("enum")) and _EDGE_SPACE.search(text):

@@ -67,7 +67,8 @@
     var more = document.getElementById("mais-resultados");
     var noticeBox = document.getElementById("auto-encontrado");
     var params = new URLSearchParams(window.location.search);
-    input.value = params.get("q") || "";
+    // a longer query than the box takes (its maxlength, pipeline/index MAX_QUERY) is cut as the box would
+    input.value = (params.get("q") || "").slice(0, input.maxLength > 0 ? input.maxLength : undefined);
     var pagefind = null, pending = [], exactUrls = {}, run = 0;
 
     function item(kind, title, url, text) {
