@@ -6,10 +6,12 @@ import argparse
 import errno
 import json
 import sys
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from . import SAMPLE_DIR
 from .build import BuildError, build, check
+from .folders import FolderBusy, exclusive, overlap, refusal
 from .progress import for_stream
 from .settings import Settings, SettingsError, help_text, parse_as_of
 from .validate import Report
@@ -54,11 +56,17 @@ def _print_report(report: Report, stream=None) -> None:
         print(f"nota: {note}", file=stream)
 
 
+def locked(out: Path) -> AbstractContextManager:
+    """The lock of an output folder the tool may replace; none for one it refuses (it says why, unwritten)."""
+    return exclusive(out) if refusal("de saída (--out)", out) is None else nullcontext()
+
+
 def cmd_generate(args) -> int:
     from .sample import generate
 
     try:
-        counts = generate(args.scale, args.seed, Path(args.out))
+        with locked(Path(args.out)):
+            counts = generate(args.scale, args.seed, Path(args.out))
     except OSError as exc:
         print(f"erro: não foi possível gravar em {clean(args.out)}: {os_reason(exc)}", file=sys.stderr)
         return 1
@@ -72,7 +80,8 @@ def cmd_ingest(args) -> int:
 
     options = SourceOptions(url=args.fonte_url or "", data=args.data_referencia or "", licenca=args.licenca or "")
     try:
-        report = ingest(args.adapter, Path(args.file), Path(args.out), options=options)
+        with locked(Path(args.out)):
+            report = ingest(args.adapter, Path(args.file), Path(args.out), options=options)
     except IngestError as exc:
         print(f"erro: {clean(str(exc))}", file=sys.stderr)
         return 1
@@ -112,6 +121,11 @@ def cmd_ingest(args) -> int:
 
 def cmd_validate(args) -> int:
     settings = Settings(data=tuple(args.data), lenient=False)
+    if args.report:  # the report is not written into a package, nor over one
+        reason = overlap([("--report", args.report), *(("a pasta de dados", folder) for folder in settings.data)],
+                         read_only={"a pasta de dados"})
+        if reason:
+            raise SettingsError(reason)
     report = check(settings, progress=for_stream())
     _print_report(report)
     if args.report:
@@ -147,8 +161,9 @@ def cmd_build(args) -> int:
     settings = Settings(**overrides)
     try:
         result = build(settings, progress=for_stream())
-    except OSError as exc:  # a full disk, a folder that cannot be written: the previous site was kept
-        print(f"falhou: não foi possível gravar o site ({os_reason(exc)}); o site anterior foi mantido", file=sys.stderr)
+    except OSError as exc:  # a full disk, a folder that cannot be read or written: the previous site was kept
+        print(f"falhou: não foi possível ler ou gravar um arquivo ({os_reason(exc)}); o site anterior foi mantido",
+              file=sys.stderr)
         return 1
     except BuildError as exc:
         if exc.report is not None:
@@ -203,6 +218,10 @@ def cmd_nightly(args) -> int:
     except NightlyError as exc:
         print(f"erro: {clean(str(exc))}", file=sys.stderr)
         return 2
+    # the summary is written after the site is swapped in: never into the published folder
+    reason = overlap([("--resumo", args.resumo), ("--out", config.out)]) if args.resumo else None
+    if reason:
+        raise SettingsError(reason)
     summary, code = Summary(), 0
     try:
         summary = run(config, progress=for_stream())
@@ -308,8 +327,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except SettingsError as exc:
-        print(f"erro de configuração: {exc}", file=sys.stderr)
+        print(f"erro de configuração: {clean(str(exc))}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a folder that cannot be read, a file that vanished: a message, never a traceback
+        print(f"erro: {os_reason(exc)}", file=sys.stderr)
+        return 1
+    except FolderBusy as exc:  # another run writes the same folder: nothing was written
+        print(f"erro: {clean(str(exc))}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

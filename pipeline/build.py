@@ -17,7 +17,7 @@ from pelican.log import console as pelican_console
 from pelican.settings import read_settings
 
 from .derive import Derived, derive
-from .folders import staged
+from .folders import exclusive, staged
 from .index import pagefind, whoosh
 from .progress import Progress
 from .publish import catalog, changes, covered, datapackage, publish, release
@@ -97,15 +97,20 @@ def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
     """The whole build. The millions of objects each stage keeps to the end (rows, typed records, page
     contexts) are moved out of the cyclic garbage collector's sight once made (``gc.freeze``): otherwise
     every later collection walks them all again, which cost a third of the validation's time at
-    national scale. Reference counting still frees them; they are handed back at the end."""
+    national scale. Reference counting still frees them; they are handed back at the end.
+
+    Nothing is written before the settings' folders are checked (apart, and the portal's to replace);
+    then the build holds the lock of its output folders (``folders.exclusive``: a second build into them
+    stops at once, naming this one) until it ends, however it ends."""
+    settings.check_outputs()
     try:
-        return _build(settings, progress)
+        with exclusive(settings.out, Path(settings.whoosh_dir) if settings.search_index else None):
+            return _build(settings, progress)
     finally:
         gc.unfreeze()
 
 
 def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
-    settings.check_outputs()
     schema = load_schema()
     progress = progress or Progress()
     report = check(settings, schema, progress)
@@ -123,7 +128,8 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
         except changes.ChangesError as exc:
             raise BuildError(str(exc)) from None
     with staged(settings.out, "site gerado por python -m pipeline build") as staging, \
-            tempfile.TemporaryDirectory(prefix=".busca-", dir=staging.parent) as search_folder:
+            tempfile.TemporaryDirectory(prefix=f".{settings.out.resolve().name}.busca-",  # see remove_leftovers
+                                        dir=staging.parent) as search_folder:
         with progress.stage("publicação"):  # the files are written by other processes, beside the pages
             published = publish(derived, report, schema, staging / "dados", in_background=True,
                                 site_url=settings.site_url)
@@ -178,7 +184,10 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
     mudancas = None
     previous_folder = None
     if previous is not None:
-        mudancas = changes.compare(previous, out, descriptor, limit=CHANGES_LISTED)
+        try:
+            mudancas = changes.compare(previous, out, descriptor, limit=CHANGES_LISTED)
+        except changes.ChangesError as exc:
+            raise BuildError(str(exc)) from None
         changes.write(mudancas, out / "mudancas.json")
         previous_folder = _local_dados(settings.previous)
     listed = release.files(out, descriptor)

@@ -5,16 +5,29 @@ exchange is atomic (``renameat2`` with ``RENAME_EXCHANGE`` on Linux), so there i
 a complete folder, and a failure leaves the previous one as it was. A tool refuses to replace a folder
 that exists, is not empty and was not made by the portal (the marker file): ``--out ~`` or ``--out /``
 never swaps a user's folder away.
+
+Each of these folders is written by one run at a time: :func:`exclusive` holds a lock file beside it
+(``.<name>.lock``, outside the folder that is swapped) for the whole write, and a second run stops at once
+naming the first. Holding it, a run removes what an earlier, killed run left beside the folder (its staging
+folder, the previous folder of an unfinished swap, the build's temporary search folders).
+
+The folders one command names must also be apart (:func:`overlap`): one inside another would be written
+over, or swapped away, by the other.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import fcntl
+import glob
 import os
+import re
+import shlex
 import shutil
-from collections.abc import Iterator
-from contextlib import contextmanager
+import sys
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 # Written into every folder the tools replace as a whole.
@@ -47,6 +60,142 @@ def refusal(what: str, folder: Path) -> str | None:
         return (f"a pasta {what} {folder} já existe e não foi gerada pelo portal; seria substituída inteira: "
                 "escolha uma pasta nova ou vazia")
     return None
+
+
+def _of(text: str) -> str:
+    """``de`` joined to what follows, as Portuguese writes it: "da pasta", "do pacote", "de --out"."""
+    for article, joined in (("a ", "da "), ("o ", "do "), ("as ", "das "), ("os ", "dos ")):
+        if text.startswith(article):
+            return joined + text[len(article):]
+    return "de " + text
+
+
+def overlap(folders: Sequence[tuple[str, Path | str]], read_only: Collection[str] = ()) -> str | None:
+    """The pt-BR reason the ``folders`` one command names (pairs of the option and its path) may not be used
+    together: two of them are the same folder, or one is inside the other (compared once resolved, so
+    ``S``, ``./S`` and a link to ``S`` are one folder); None when they are apart. Two folders that are only
+    read (their options in ``read_only``) may overlap."""
+    named = [(label, Path(path), Path(path).resolve()) for label, path in folders]
+    for i, (a_label, a, a_real) in enumerate(named):
+        for b_label, b, b_real in named[i + 1:]:
+            if a_label in read_only and b_label in read_only:
+                continue
+            if a_real == b_real:
+                relation = f"{a_label} {a} e {b_label} {b} são a mesma pasta"
+            elif b_real in a_real.parents:
+                relation = f"{a_label} {a} fica dentro {_of(f'{b_label} {b}')}"
+            elif a_real in b_real.parents:
+                relation = f"{b_label} {b} fica dentro {_of(f'{a_label} {a}')}"
+            else:
+                continue
+            return (f"{relation}: o que se grava num apagaria ou misturaria o conteúdo do outro; "
+                    "use caminhos separados, nenhum dentro do outro")
+    return None
+
+
+# --- one run at a time -------------------------------------------------------------------------------
+
+
+class FolderBusy(RuntimeError):
+    """Another run holds the folder's lock; the message (pt-BR) names it."""
+
+
+_PRINTABLE = re.compile(r"[\x00-\x1f\x7f]")
+# the temporary search folders of builds before they were named after their output folder
+_LEGACY_SEARCH = re.compile(r"\.busca-[a-z0-9_]{8}")
+
+
+def lock_path(folder: Path) -> Path:
+    """The lock file of ``folder``: beside it, never inside (the folder itself is swapped)."""
+    folder = Path(folder).resolve()
+    return folder.with_name(f".{folder.name}.lock")
+
+
+def _holder(fd: int) -> str:
+    """Who holds the lock, as its holder wrote it (PID, command), made safe to print."""
+    try:
+        text = os.pread(fd, 2048, 0).decode("utf-8", "replace")
+    except OSError:
+        text = ""
+    pid, _, command = text.partition("\n")
+    pid, command = pid.strip(), " ".join(_PRINTABLE.sub(" ", command).split())[:300]
+    if not pid.isdigit():
+        return "outro processo"
+    return f"outro processo (PID {pid}" + (f": {command}" if command else "") + ")"
+
+
+@contextmanager
+def _lock(folder: Path) -> Iterator[None]:
+    folder = Path(folder)
+    path = lock_path(folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for _attempt in range(100):
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(fd)
+            os.close(fd)
+            raise FolderBusy(f"a pasta {folder} já está sendo gravada por {holder}; espere essa execução "
+                             "terminar (ou encerre-a) e tente de novo") from None
+        except BaseException:
+            os.close(fd)
+            raise
+        # the previous holder removes the file as it lets go: a lock taken on the removed file locks nothing
+        try:
+            now, held = os.stat(path), os.fstat(fd)
+            if (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
+                break
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+    else:  # pragma: no cover - the file removed and made again a hundred times in a row
+        raise FolderBusy(f"a pasta {folder} está sendo gravada por outras execuções; tente de novo")
+    try:
+        command = shlex.join(getattr(sys, "orig_argv", sys.argv))[:500]
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n{command}\n".encode("utf-8", "replace"), 0)
+        yield
+    finally:
+        try:
+            path.unlink()  # still ours: no one else can lock it, nor make another one, while we hold it
+        except OSError:
+            pass
+        os.close(fd)  # the kernel lets go of the lock here (or when the process dies, however it dies)
+
+
+def remove_leftovers(folder: Path) -> None:
+    """What earlier runs that were killed left beside ``folder``, by the names only the tools give: its
+    staging folder, the previous folder of an unfinished swap (put back when the folder itself is missing:
+    it is then the last complete one) and the build's temporary search folders. Call holding the lock."""
+    folder = Path(folder).resolve()
+    parent, name = folder.parent, folder.name
+    if not parent.is_dir():
+        return
+    old = parent / f".{name}.old"
+    if not folder.exists() and not folder.is_symlink() and old.is_dir() and not old.is_symlink():
+        old.rename(folder)
+    found = [parent / f".{name}.staging", old, *parent.glob(f".{glob.escape(name)}.busca-*")]
+    found += [p for p in parent.glob(".busca-*") if _LEGACY_SEARCH.fullmatch(p.name)]
+    for leftover in found:
+        if leftover.is_dir() and not leftover.is_symlink():
+            shutil.rmtree(leftover, ignore_errors=True)
+
+
+@contextmanager
+def exclusive(*folders: Path | None) -> Iterator[None]:
+    """Hold the lock of each folder (None skipped) for the block, after removing what killed runs left
+    beside it; raises :class:`FolderBusy` at once when another run holds one. Released on leaving the
+    block, however it is left."""
+    seen = set()
+    with ExitStack() as held:
+        for folder in folders:
+            if folder is None or not Path(folder).resolve().name or Path(folder).resolve() in seen:
+                continue  # the root has no "beside": the tools refuse to write it anyway
+            seen.add(Path(folder).resolve())
+            held.enter_context(_lock(Path(folder)))
+            remove_leftovers(Path(folder))
+        yield
 
 
 _libc = None

@@ -24,7 +24,7 @@ from datetime import date
 from pathlib import Path
 
 from . import PROJECT_ROOT
-from .folders import refusal, swap_into_place
+from .folders import exclusive, overlap, refusal, swap_into_place
 from .progress import LineProgress, Progress
 
 USER_AGENT = "portal-transporte-rodoviario/nightly (+https://github.com/)"
@@ -85,6 +85,19 @@ def load_config(path: Path, **overrides) -> NightlyConfig:
         **{k: limits[k] for k in ("timeout", "retries", "backoff", "max_bytes", "base_path", "lenient") if k in limits},
     }
     values.update({k: v for k, v in overrides.items() if v is not None})
+    # the site is swapped whole and the state folder holds the candidate site: neither inside the other
+    reason = overlap([("--out", values["out"]), ("--state", values["state"])])
+    if reason:
+        raise NightlyError(reason)
+    # the sub-path reaches the build only after the downloads: checked now, as the build checks it
+    from .settings import SettingsError, check_base_path
+
+    if not isinstance(values.get("base_path", ""), str):
+        raise NightlyError(f'{path}: base_path deve ser um texto, vazio ou como "/portal"')
+    try:
+        check_base_path(values.get("base_path", ""))
+    except SettingsError as exc:
+        raise NightlyError(str(exc)) from None
     return NightlyConfig(**values)
 
 
@@ -228,7 +241,17 @@ class Summary:
 
 
 def run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
-    """The whole job; returns the summary (``published`` tells whether the site was replaced)."""
+    """The whole job; returns the summary (``published`` tells whether the site was replaced). It holds the
+    locks of the site and of the state folder throughout: another job (or a build) writing either stops
+    at once (:class:`folders.FolderBusy`), this one too when it comes second."""
+    reason = refusal("de saída (--out)", config.out)
+    if reason:
+        raise NightlyError(reason)
+    with exclusive(config.out, config.state):
+        return _run(config, progress)
+
+
+def _run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
     from . import SAMPLE_DIR
     from .adapters import IngestError, SourceOptions, ingest
     from .build import BuildError, build
@@ -237,9 +260,6 @@ def run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
 
     progress = progress or LineProgress(io.StringIO())  # timings for the summary, nothing printed
     summary = Summary()
-    reason = refusal("de saída (--out)", config.out)
-    if reason:
-        raise NightlyError(reason)
     try:
         folders = []
         with progress.stage("download"):

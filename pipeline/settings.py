@@ -12,11 +12,13 @@ from datetime import date
 from pathlib import Path
 
 from . import PROJECT_ROOT, SAMPLE_DIR
-from .folders import refusal
+from .folders import overlap, refusal
 from .parallel import workers_default
 
 BASE_PATH = re.compile(r"(/[A-Za-z0-9._~-]+)*")  # a sub-path the site is served from: "" or /portal
-SITE_URL = re.compile(r"(https?://[A-Za-z0-9.-]+(?::\d+)?)((?:/[A-Za-z0-9._~-]+)*)/?")  # where it is published
+# where it is published: the host and port are checked apart (check_host), with their own messages
+SITE_URL = re.compile(r"(?P<scheme>https?://)(?P<host>[A-Za-z0-9.-]*)(?::(?P<port>\d+))?"
+                      r"(?P<path>(?:/[A-Za-z0-9._~-]+)*)/?")
 
 
 class SettingsError(ValueError):
@@ -75,32 +77,52 @@ class Settings:
             raise SettingsError("informe ao menos uma pasta de dados (--data)")
         if not isinstance(self.workers, int) or self.workers < 1:
             raise SettingsError(f"--processos deve ser um número inteiro maior que zero, não {self.workers!r}")
-        base = self.base_path.rstrip("/")
-        if not BASE_PATH.fullmatch(base):
-            raise SettingsError(f'--base-path "{self.base_path}" deve ser vazio ou como /portal (letras, dígitos, . _ ~ -)')
+        base = check_base_path(self.base_path)
         if self.site_url:
             m = SITE_URL.fullmatch(self.site_url)
             if not m:
                 raise SettingsError(f'--site-url "{self.site_url}" deve ser como https://portal.exemplo.gov.br ou '
                                     "https://exemplo.github.io/portal (sem ?, # nem espaços)")
-            if base and base != m[2]:
+            check_host(self.site_url, m["host"], m["port"])
+            check_segments("--site-url", self.site_url, m["path"])
+            if base and base != m["path"]:
                 raise SettingsError(f'--site-url "{self.site_url}" e --base-path "{self.base_path}" não combinam: '
-                                    f"o caminho do endereço público é {m[2] or '/'}")
-            base = m[2]
-            object.__setattr__(self, "site_url", m[1] + m[2])
+                                    f"o caminho do endereço público é {m['path'] or '/'}")
+            base = m["path"]
+            port = f":{int(m['port'])}" if m["port"] else ""
+            object.__setattr__(self, "site_url", m["scheme"] + m["host"] + port + m["path"])
         object.__setattr__(self, "base_path", base)
         for folder in data:
             if not folder.is_dir():
                 raise SettingsError(f"a pasta de dados {folder} não existe ou não é uma pasta")
         if not self.out.resolve().name:
             raise SettingsError(f"a pasta de saída {self.out} não pode ser a raiz")
-        if self.out.resolve() in [d.resolve() for d in data] or self.out.resolve() == PROJECT_ROOT:
-            raise SettingsError(f"a pasta de saída {self.out} não pode ser a pasta de dados nem a do projeto")
+        if self.out.resolve() == PROJECT_ROOT:
+            raise SettingsError(f"a pasta de saída {self.out} não pode ser a do projeto")
         if not Path(self.pelican_conf).is_file():
             raise SettingsError(f"configuração do Pelican não encontrada: {self.pelican_conf}")
 
+    def previous_folder(self) -> Path | None:
+        """The folder ``--anterior`` names, when it names one (not a URL)."""
+        if not self.previous or self.previous.startswith(("http://", "https://")):
+            return None
+        return Path(self.previous)
+
     def check_outputs(self) -> None:
-        """The build replaces its output folders whole: refuse any that another program made."""
+        """Before anything is written: the folders the build writes (the site, the Whoosh index) and those it
+        reads (each --data, a local --anterior) are apart, and the build replaces its output folders whole,
+        so it refuses any that another program made. ``--anterior`` may name the site being replaced, or
+        its ``dados/``: the build reads it before the swap (the nightly job's case)."""
+        named = [("--out", self.out)]
+        if self.search_index:
+            named.append(("--index", Path(self.whoosh_dir)))
+        named += [("--data", folder) for folder in self.data]
+        previous = self.previous_folder()
+        if previous is not None and previous.resolve() not in (self.out.resolve(), (self.out / "dados").resolve()):
+            named.append(("--anterior", previous))
+        reason = overlap(named, read_only={"--data", "--anterior"})
+        if reason:
+            raise SettingsError(reason)
         folders = [("de saída (--out)", self.out)]
         if self.search_index:
             folders.append(("do índice de busca (--index)", Path(self.whoosh_dir)))
@@ -109,6 +131,34 @@ class Settings:
             if reason:
                 raise SettingsError(reason)
 
+
+
+def check_base_path(given: str) -> str:
+    """``--base-path`` without its trailing slashes, once checked (the nightly job checks its own with it,
+    before it downloads anything)."""
+    base = given.rstrip("/")
+    if not BASE_PATH.fullmatch(base):
+        raise SettingsError(f'--base-path "{given}" deve ser vazio ou como /portal (letras, dígitos, . _ ~ -)')
+    check_segments("--base-path", given, base)
+    return base
+
+
+def check_segments(option: str, given: str, path: str) -> None:
+    """A ``.`` or ``..`` segment would take every URL out of the sub-path the site is served from."""
+    if any(segment in (".", "..") for segment in path.split("/")):
+        raise SettingsError(f'{option} "{given}" tem um trecho "." ou "..": os endereços do site sairiam do '
+                            "caminho em que ele é servido; use um caminho como /portal")
+
+
+def check_host(url: str, host: str, port: str | None) -> None:
+    """A host name of labels (letters, digits, hyphens inside) and a port a server can listen on."""
+    labels = host.split(".")
+    if not host or any(not label or label.startswith("-") or label.endswith("-") for label in labels):
+        raise SettingsError(f'--site-url "{url}": o nome do servidor "{host}" é inválido (vazio, começa ou '
+                            'termina com "." ou "-", ou tem um trecho vazio como em "a..b"); use como '
+                            "https://portal.exemplo.gov.br")
+    if port is not None and not (len(port) <= 5 and 1 <= int(port) <= 65535):
+        raise SettingsError(f'--site-url "{url}": a porta {port} não existe; use uma de 1 a 65535, ou nenhuma')
 
 
 def parse_as_of(text: str) -> date:
