@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 from conftest import xlsx_text
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pipeline.identifiers import MAX_SLUG, slugify
@@ -112,6 +112,7 @@ DAY = days.map(date.isoformat)
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(TEXT, TEXT, AMOUNT, DAY), min_size=1, max_size=5))
+@example([("", "", "0.00", "1900-01-01"), ("", "", "0.00", "1900-02-28"), ("", "", "0.00", "1900-03-01")])
 def test_any_accepted_table_publishes_to_every_format_and_reads_back_equal(rows):
     fields = [{"name": "texto", "type": "string"}, {"name": "outro", "type": "string"},
               {"name": "valor", "type": "number"}, {"name": "dia", "type": "date"}]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 import zipfile
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -119,8 +119,13 @@ def _text(value: str, style: int = 0) -> str:
     return f'<c t="inlineStr"{s}><is><t{space}>{text}</t></is></c>'
 
 
+_LEAP_BUG = datetime(1900, 3, 1)  # Excel counts a 29 February 1900 that never was: day 60
+
+
 def _serial(moment: datetime) -> str:
-    delta = moment - _EPOCH
+    """Excel's serial number of ``moment``: days since 1899-12-30 from 1900-03-01 on, since 1899-12-31
+    before it (1900-01-01 is day 1; Hypothesis found 1900-01-01 read back as 1900-01-02)."""
+    delta = moment - (_EPOCH if moment >= _LEAP_BUG else _EPOCH + timedelta(days=1))
     return repr(delta.days + delta.seconds / 86400) if delta.seconds else str(delta.days)
 
 
