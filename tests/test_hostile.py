@@ -15,12 +15,13 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, MINIMAL, run_cli, xlsx_text
-from hostile.cases import ACCEPTS, CASES, FAILS, REJECTS, Case
+from conftest import FIXTURES, MINIMAL, cli, xlsx_text
+from hostile.cases import ACCEPTS, CASES, FAILS, MASKS, REJECTS, Case, params
 
 from pipeline import folders
 from pipeline.build import BuildError, build
 from pipeline.derive import derive
+from pipeline.identifiers import mask_cpf
 from pipeline.publish.tabular import rejected_frame
 from pipeline.read import read_source
 from pipeline.settings import Settings
@@ -56,7 +57,7 @@ def test_the_corpus_covers_every_table_and_class():
     assert len({c.classe for c in CASES}) >= 40 and len(CASES) >= 150
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"{n}-{c.id}" for n, c in enumerate(CASES)])
+@pytest.mark.parametrize("case", params(CASES, [f"{n}-{c.id}" for n, c in enumerate(CASES)]))
 def test_case_in_strict_and_lenient_mode(case, tmp_path, schema):
     source = read_source([prepared(case, tmp_path)], schema)
     read = sum(len(t.rows) for t in source.tables.values())
@@ -83,6 +84,14 @@ def test_case_in_strict_and_lenient_mode(case, tmp_path, schema):
         assert report.accepted == {}  # nothing is published around a file that could lose rows
         return
     assert report.accepted
+    if case.lenient == MASKS:  # the row is kept, the CPF masked in it, a warning names the cell
+        assert report.valid, [p.mensagem for p in report.errors]
+        [warning] = [p for p in report.warnings if p.regra == "cpf-mascarado"]
+        assert named(warning, case)
+        kept = report.accepted[case.tabela]
+        cells = [r[kept.columns.index(case.coluna)] for r in kept.rows]
+        assert mask_cpf(case.valor) in cells and case.valor not in cells and mask_cpf(case.valor) != case.valor
+        return
     if case.lenient == REJECTS:
         hits = [p for p in report.errors if p.regra in case.regras and p.linha is not None]
         assert hits
@@ -181,7 +190,7 @@ def export_copy(tmp_path: Path, change) -> Path:
 
 
 def ingest_cli(path: Path, out: Path):
-    return run_cli("ingest", "antt-horarios", str(path), "--out", str(out))
+    return cli("ingest", "antt-horarios", str(path), "--out", str(out))
 
 
 def test_export_with_a_stray_latin1_byte_in_utf8_is_refused_by_line(tmp_path):
@@ -238,19 +247,19 @@ def test_tools_refuse_a_folder_they_did_not_make(command, tmp_path):
     foreign = tmp_path / "meus-documentos"
     foreign.mkdir()
     (foreign / "carta.txt").write_text("não apague", encoding="utf-8")
-    proc = run_cli(*command, "--out", str(foreign))
+    proc = cli(*command, "--out", str(foreign))
     assert proc.returncode in (1, 2)
     assert "não foi gerada pelo portal" in proc.stderr and "Traceback" not in proc.stderr
     assert (foreign / "carta.txt").read_text(encoding="utf-8") == "não apague"
-    root = run_cli(*command, "--out", "/")
+    root = cli(*command, "--out", "/")
     assert root.returncode in (1, 2) and "raiz" in root.stderr
 
 
 def test_tools_write_a_folder_they_made_again(tmp_path):
     out = tmp_path / "amostra"
-    assert run_cli("generate", "--scale", "small", "--out", str(out)).returncode == 0
+    assert cli("generate", "--scale", "small", "--out", str(out)).returncode == 0
     assert (out / folders.OWNED_MARKER).is_file()
-    assert run_cli("generate", "--scale", "small", "--out", str(out)).returncode == 0
+    assert cli("generate", "--scale", "small", "--out", str(out)).returncode == 0
 
 
 def test_out_dot_is_refused_before_any_stage(tmp_path):
@@ -319,24 +328,24 @@ def test_the_swap_is_one_atomic_exchange(tmp_path, monkeypatch):
 
 
 def test_empty_as_of_is_an_error_not_today(tmp_path):
-    proc = run_cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "s"), "--as-of", "", "--no-search")
+    proc = cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "s"), "--as-of", "", "--no-search")
     assert proc.returncode == 2 and '--as-of "" não é uma data' in proc.stderr
 
 
 def test_report_into_a_missing_folder_is_a_message(tmp_path):
-    proc = run_cli("validate", str(MINIMAL), "--report", str(tmp_path / "nao" / "existe" / "r.json"))
+    proc = cli("validate", str(MINIMAL), "--report", str(tmp_path / "nao" / "existe" / "r.json"))
     assert proc.returncode == 1 and "pasta inexistente" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_search_limit_zero_and_a_damaged_index(tmp_path):
-    proc = run_cli("search", "caldas", "--limit", "0", "--index", str(tmp_path))
+    proc = cli("search", "caldas", "--limit", "0", "--index", str(tmp_path))
     assert proc.returncode == 2 and "não é um número inteiro maior que zero" in proc.stderr
     index = tmp_path / "busca"
     site = tmp_path / "site"
     build(Settings(data=(MINIMAL,), out=site, as_of=AS_OF, whoosh_dir=index))
     for segment in index.glob("*.seg"):
         segment.write_bytes(segment.read_bytes()[:40])  # truncated
-    proc = run_cli("search", "caldas", "--index", str(index))
+    proc = cli("search", "caldas", "--index", str(index))
     assert proc.returncode == 1 and "danificado" in proc.stderr + proc.stdout and "Traceback" not in proc.stderr
 
 
@@ -369,8 +378,8 @@ def test_the_build_prints_its_row_accounting_per_table(tmp_path):
     shutil.copy(a / "linhas.csv", b / "linhas.csv")  # the same three lines again, from a second source
     with open(a / "tarifas.csv", "a", encoding="utf-8") as fh:
         fh.write("12-0140-00,BRASILIA,CALDAS NOVAS,executivo,inf,2020-01-01,reajuste,\n")
-    proc = run_cli("build", "--data", str(a), "--data", str(b), "--out", str(tmp_path / "s"), "--no-search",
-                   "--lenient", "--as-of", "2026-06-30")
+    proc = cli("build", "--data", str(a), "--data", str(b), "--out", str(tmp_path / "s"), "--no-search",
+               "--lenient", "--as-of", "2026-06-30")
     assert proc.returncode == 0, proc.stderr
     assert "linhas: 6 lidas = 3 mantidas + 3 duplicadas + 0 rejeitadas" in proc.stdout
     assert "tarifas: 7 lidas = 6 mantidas + 0 duplicadas + 1 rejeitadas" in proc.stdout

@@ -13,7 +13,9 @@ from pathlib import Path
 from pipeline.schema import load_schema
 
 SCHEMA = load_schema()
-REJECTS, FAILS, ACCEPTS = "rejeita", "falha", "aceita"
+REJECTS, FAILS, ACCEPTS, MASKS = "rejeita", "falha", "aceita", "mascara"
+# classes whose cell lenient mode publishes masked (a CPF in free text, LGPD) instead of refusing the row
+MASKED_CLASSES = {"cpf-sem-pontuacao", "cpf-com-pontuacao"}
 
 
 @dataclass(frozen=True)
@@ -22,7 +24,7 @@ class Case:
     tabela: str  # the table it is applied to ("datapackage" for the descriptor)
     mutate: Callable[[Path], None]  # changes the package copy in place
     regras: tuple[str, ...]  # rule slugs, any of which the strict report must name (empty: valid)
-    lenient: str  # REJECTS, FAILS or ACCEPTS
+    lenient: str  # REJECTS, FAILS, ACCEPTS or MASKS
     linha: int | None = None  # the line the report must name
     coluna: str | None = None  # the column the report must name
     valor: str | None = None  # for ACCEPTS: the value that must come out of every download intact
@@ -168,7 +170,8 @@ def _cell_cases() -> list[Case]:
         for n, (table, f) in enumerate(applies + applies[: max(0, len(values) - len(applies))]):
             original = _rows_of(table)[1][SCHEMA[table].field_names.index(f["name"])]
             v = values[n % len(values)].replace("{value}", original)
-            out.append(Case(classe, table, set_cell(table, f["name"], v), regras, REJECTS, 2, f["name"]))
+            lenient = MASKS if classe in MASKED_CLASSES else REJECTS
+            out.append(Case(classe, table, set_cell(table, f["name"], v), regras, lenient, 2, f["name"], v))
     return out
 
 
@@ -259,3 +262,17 @@ def _accepted_cases() -> list[Case]:
 
 
 CASES: list[Case] = _cell_cases() + _file_cases() + _descriptor_cases() + _key_cases() + _accepted_cases()
+
+
+def params(cases: list[Case], ids: list[str]) -> list:
+    """The cases as pytest parameters: the first case of each class runs in every tier, the others (the
+    same class on other tables, the class's other values) are marked ``slow`` (``make test`` runs them,
+    ``make test-fast`` does not)."""
+    import pytest
+
+    seen: set[str] = set()
+    out = []
+    for case, case_id in zip(cases, ids, strict=True):
+        out.append(pytest.param(case, id=case_id, marks=pytest.mark.slow if case.classe in seen else ()))
+        seen.add(case.classe)
+    return out
