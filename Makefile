@@ -1,5 +1,7 @@
 # The two commands: `make site` (sets up .venv from pinned versions, builds output/: the build validates)
-# and `make test`. `make serve` serves output/ on http://127.0.0.1:8000/.
+# and `make test` (the full suite, as CI runs it). `make test-fast` skips the tests marked `slow` (one
+# hostile case per class, no real-export builds, a few browser checks): the tier to run while working.
+# `make serve` serves output/ on http://127.0.0.1:8000/.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -9,7 +11,7 @@ OUT    ?= output
 AS_OF  ?=
 PORT   ?= 8000
 
-.PHONY: site test serve lock lint clean bench nightly
+.PHONY: site test test-fast serve lock lint clean bench nightly
 
 $(STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +32,9 @@ nightly: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow"
 
 serve:
 	@test -f $(OUT)/index.html || $(MAKE) site

@@ -3,11 +3,14 @@ golden build of the small fixture package (``tests/fixtures/pacote-minimo``) as 
 
 from __future__ import annotations
 
+import contextlib
 import html
+import io
 import re
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
@@ -52,7 +55,35 @@ def package(tmp_path):
 
 
 def run_cli(*args: str, cwd: Path = PROJECT_ROOT) -> subprocess.CompletedProcess:
+    """``python -m pipeline ...`` in a new interpreter: for tests about the process itself (its exit status,
+    the cwd, the environment, everything it writes to fds 1 and 2, worker processes included)."""
     return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=cwd, capture_output=True, text=True)
+
+
+@dataclass
+class Result:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def cli(*args: str) -> Result:
+    """``python -m pipeline ...`` in this process: ``pipeline.__main__.main`` with ``sys.stdout`` and
+    ``sys.stderr`` redirected (what it prints, and its return value as the exit code). About 0.7 s faster
+    than :func:`run_cli`; relative paths resolve against the test process's cwd, so pass absolute ones."""
+    from pipeline.__main__ import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # argparse: --help (0), a bad option (2)
+            code = exc.code
+            if not isinstance(code, int):
+                if code is not None:
+                    print(code, file=sys.stderr)
+                code = 0 if code is None else 1
+    return Result(code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture(scope="session")

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import subprocess
 
+import pytest
 from conftest import PROJECT_ROOT
 
 
+@pytest.mark.slow
 def test_make_bench_runs_and_prints_its_table(tmp_path):
     proc = subprocess.run(["make", "-s", "bench", "BENCH_SCALES=tiny", f"BENCH_OUT={tmp_path}"], cwd=PROJECT_ROOT,
                           capture_output=True, text=True, timeout=600)

@@ -141,6 +141,7 @@ def test_search_page_reads_the_query_and_finds_the_line(tab):
     expect(_result_link(page, "/linhas/12-0140-00/")).to_be_visible()
 
 
+@pytest.mark.slow
 def test_home_search_form_lands_on_results(tab):
     page = tab.page
     page.goto("/")
@@ -150,6 +151,7 @@ def test_home_search_form_lands_on_results(tab):
     expect(_result_link(page, "/transportadoras/77888999000181/")).to_be_visible()
 
 
+@pytest.mark.slow
 def test_the_exact_name_comes_first_and_a_filter_narrows_and_survives_a_reload(tab):
     page = tab.page
     page.goto("/busca/?q=bras%C3%ADlia")
@@ -170,11 +172,13 @@ def test_the_exact_name_comes_first_and_a_filter_narrows_and_survives_a_reload(t
 
 
 @pytest.mark.parametrize("typed", ["11.222.333/0001-81", "11222333000181"])
+@pytest.mark.slow
 def test_a_cnpj_formatted_or_not_gives_the_carrier_first(tab, typed):
     tab.page.goto("/busca/?q=" + typed.replace("/", "%2F"))
     expect(_first_result(tab.page)).to_have_attribute("href", "/transportadoras/11222333000181/")
 
 
+@pytest.mark.slow
 def test_a_notice_number_shows_its_record(tab):
     page = tab.page
     page.goto("/busca/?q=ai-0001")
@@ -188,6 +192,7 @@ def test_a_notice_number_shows_its_record(tab):
     assert tab.console_errors == []
 
 
+@pytest.mark.slow
 def test_every_page_has_a_search_box(tab):
     page = tab.page
     page.goto("/linhas/12-0140-00/")
@@ -197,6 +202,7 @@ def test_every_page_has_a_search_box(tab):
     expect(_result_link(page, "/linhas/12-0140-00/")).to_be_visible()
 
 
+@pytest.mark.slow
 def test_the_obvious_record_comes_first_on_the_real_export(browser, real_url):
     tab = _open(browser, real_url)
     page = tab.page
@@ -246,6 +252,7 @@ def sample_url(sample_site):
     yield from _serve(sample_site)
 
 
+@pytest.mark.slow
 def test_the_obvious_record_comes_first_on_the_bundled_sample(browser, sample_url):
     """The sample has no Goiânia line and no carrier named 1001 (fictional carriers, a random draw of
     places): the same questions with its own names."""
@@ -267,6 +274,7 @@ def test_the_obvious_record_comes_first_on_the_bundled_sample(browser, sample_ur
         page.context.close()
 
 
+@pytest.mark.slow
 def test_a_filter_narrows_the_real_export_and_survives_a_reload(browser, real_url):
     tab = _open(browser, real_url)
     page = tab.page
@@ -361,12 +369,14 @@ def axe_script() -> str:
         _unavailable("axe-playwright-python (which ships axe.min.js) is not installed")
 
 
-@pytest.mark.parametrize("width", [1280, 390])  # at 390 px wide tables scroll, and must be reachable by keyboard
-@pytest.mark.parametrize("path", ["/", "/linhas/12-0140-00/", "/dados/", "/decreto/", "/dados/qualidade/",
-                                  "/direitos/", "/achados/", "/cidades/", "/cidades/df/brasilia/", "/verificar/",
-                                  "/cidades/df/brasilia/para/go-caldas-novas/",
-                                  "/direitos/cartaz/", "/outorgas/out-1/", "/linhas/uf/df/", "/dados/outorgas/",
-                                  "/dados/mudancas/"])
+AXE_PATHS = ["/", "/linhas/12-0140-00/", "/dados/", "/decreto/", "/dados/qualidade/", "/direitos/", "/achados/",
+             "/cidades/", "/cidades/df/brasilia/", "/verificar/", "/cidades/df/brasilia/para/go-caldas-novas/",
+             "/direitos/cartaz/", "/outorgas/out-1/", "/linhas/uf/df/", "/dados/outorgas/", "/dados/mudancas/"]
+
+
+# at 390 px wide tables scroll, and must be reachable by keyboard; `make test-fast` checks "/" at 1280 px only
+@pytest.mark.parametrize("width", [1280, pytest.param(390, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("path", [p if p == "/" else pytest.param(p, marks=pytest.mark.slow) for p in AXE_PATHS])
 def test_axe_finds_no_serious_wcag_a_aa_violations(browser, base_url, axe_script, path, width):
     tab = _open(browser, base_url, bypass_csp=True)  # axe is injected as an inline script, which the CSP refuses
     page = tab.page
@@ -421,6 +431,7 @@ def subpath_url(tmp_path_factory):
     yield from _serve(root)
 
 
+@pytest.mark.slow
 def test_search_works_under_a_sub_path(browser, subpath_url):
     tab = _open(browser, subpath_url)
     page = tab.page
@@ -446,6 +457,7 @@ def real_url(real_only_site):
     yield from _serve(real_only_site)
 
 
+@pytest.mark.slow
 def test_de_para_answers_sao_paulo_to_rio_from_the_real_export_and_survives_a_reload(browser, real_url, real_package):
     import csv
 
@@ -488,6 +500,7 @@ def test_de_para_says_when_no_line_links_two_places_or_a_name_is_unknown(tab):
     assert tab.console_errors == []
 
 
+@pytest.mark.slow
 def test_without_javascript_the_city_page_carries_the_answer(browser, base_url):
     tab = _open(browser, base_url, java_script_enabled=False)
     page = tab.page
@@ -504,6 +517,7 @@ def test_without_javascript_the_city_page_carries_the_answer(browser, base_url):
         page.context.close()
 
 
+@pytest.mark.slow
 def test_lines_filter_narrows_and_survives_a_reload(browser, real_url, real_package):
     import csv
 
@@ -572,6 +586,7 @@ def _pdf_pages(pdf: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf))
 
 
+@pytest.mark.slow
 def test_an_act_prints_on_one_a4_page_and_its_code_is_found(tab):
     page = tab.page
     page.goto("/outorgas/")
@@ -619,11 +634,13 @@ def _cut_when_printed(page: Page) -> list[str]:
 
 @pytest.mark.parametrize("path", ["/linhas/12-0140-00/", "/outorgas/out-1/", "/caducidades/portaria-dtr-no-45-2020/",
                                   "/transportadoras/11222333000181/"])
+@pytest.mark.slow
 def test_printing_a_line_or_act_page_cuts_no_column(tab, path):
     tab.page.goto(path)
     assert _cut_when_printed(tab.page) == []
 
 
+@pytest.mark.slow
 def test_printing_the_busiest_real_line_cuts_no_column(browser, real_url):
     """Teresina -> Timon, the real export's busiest pair: its first line's page, grid and all."""
     tab = _open(browser, real_url)
@@ -644,6 +661,7 @@ PAGE_TYPES = ["/", "/cidades/", "/cidades/df/brasilia/", "/cidades/df/brasilia/p
               "/dados/mudancas/"]
 
 
+@pytest.mark.slow
 def test_no_page_type_is_wider_than_a_360_px_screen(browser, base_url):
     tab = _open(browser, base_url, viewport={"width": 360, "height": 740})
     page = tab.page
@@ -662,6 +680,7 @@ def test_no_page_type_is_wider_than_a_360_px_screen(browser, base_url):
 @pytest.mark.parametrize("typed, href", [("12014000", "/linhas/12-0140-00/"), ("12-0140-00", "/linhas/12-0140-00/"),
                                          ("11.222.333/0001-81", "/transportadoras/11222333000181/"),
                                          ("out-1", "/outorgas/out-1/")])
+@pytest.mark.slow
 def test_identifiers_as_typed_lead_to_the_record(tab, typed, href):
     page = tab.page
     page.goto("/busca/?q=" + typed.replace("/", "%2F"))
@@ -671,6 +690,7 @@ def test_identifiers_as_typed_lead_to_the_record(tab, typed, href):
     expect(page).to_have_url(re.compile(re.escape(href) + "$"))
 
 
+@pytest.mark.slow
 def test_the_404_page_offers_search(tab):
     page = tab.page
     page.goto("/404.html")
@@ -680,6 +700,7 @@ def test_the_404_page_offers_search(tab):
     expect(_first_result(page)).to_have_attribute("href", "/linhas/12-0140-00/")
 
 
+@pytest.mark.slow
 def test_de_para_and_filters_work_under_a_sub_path(browser, subpath_url):
     tab = _open(browser, subpath_url)
     page = tab.page

@@ -1,22 +1,23 @@
-"""The command line: exit codes and the messages a user reads."""
+"""The command line: exit codes and the messages a user reads. Most tests call ``main`` in this process
+(conftest ``cli``); those about what the process writes to a CI log or a terminal start one (``run_cli``)."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from conftest import MINIMAL, run_cli
+from conftest import MINIMAL, cli, run_cli
 
 
 def test_validate_valid_package_exits_zero():
-    proc = run_cli("validate", str(MINIMAL))
+    proc = cli("validate", str(MINIMAL))
     assert proc.returncode == 0, proc.stderr
     assert "válido" in proc.stdout
 
 
 def test_validate_wrong_cnpj_fails_naming_file_row_and_column(package):
     package.edit("transportadoras.csv", "44555666000181,EXPRESSO", "44555666000180,EXPRESSO")
-    proc = run_cli("validate", str(package.path))
+    proc = cli("validate", str(package.path))
     assert proc.returncode == 1
     line = next(line for line in proc.stderr.splitlines() if "cnpj-digitos" in line)
     assert "transportadoras.csv" in line and "linha 3" in line and 'coluna "cnpj"' in line
@@ -26,11 +27,11 @@ def test_validate_wrong_cnpj_fails_naming_file_row_and_column(package):
 
 def test_build_failure_keeps_the_previous_site(package, tmp_path):
     out = tmp_path / "site"
-    ok = run_cli("build", "--data", str(package.path), "--out", str(out), "--as-of", "2026-06-30", "--no-search")
+    ok = cli("build", "--data", str(package.path), "--out", str(out), "--as-of", "2026-06-30", "--no-search")
     assert ok.returncode == 0, ok.stderr
     before = (out / "index.html").read_bytes()
     package.edit("linhas.csv", "298.5", "muito longe")
-    bad = run_cli("build", "--data", str(package.path), "--out", str(out), "--as-of", "2026-07-30", "--no-search")
+    bad = cli("build", "--data", str(package.path), "--out", str(out), "--as-of", "2026-07-30", "--no-search")
     assert bad.returncode == 1
     assert 'linhas.csv, linha 2, coluna "extensao_km"' in bad.stderr
     assert "site anterior foi mantido" in bad.stderr
@@ -41,7 +42,7 @@ def test_build_failure_keeps_the_previous_site(package, tmp_path):
 def test_lenient_build_publishes_valid_rows_and_the_rejected_ones(package, tmp_path):
     package.edit("linhas.csv", "298.5", "muito longe")
     out = tmp_path / "site"
-    proc = run_cli(
+    proc = cli(
         "build", "--data", str(package.path), "--out", str(out), "--as-of", "2026-06-30", "--lenient", "--no-search"
     )
     assert proc.returncode == 0, proc.stderr
@@ -54,18 +55,19 @@ def test_lenient_build_publishes_valid_rows_and_the_rejected_ones(package, tmp_p
 
 
 def test_bad_as_of_is_a_settings_error():
-    proc = run_cli("build", "--data", str(MINIMAL), "--as-of", "30/06/2026")
+    proc = cli("build", "--data", str(MINIMAL), "--as-of", "30/06/2026")
     assert proc.returncode == 2
     assert '--as-of "30/06/2026" não é uma data no formato AAAA-MM-DD' in proc.stderr
 
 
 def test_missing_data_folder_is_a_settings_error(tmp_path):
-    proc = run_cli("validate", str(tmp_path / "nao-existe"))
+    proc = cli("validate", str(tmp_path / "nao-existe"))
     assert proc.returncode == 2
     assert "nao-existe" in proc.stderr and "não existe" in proc.stderr
 
 
 def test_ci_output_is_one_line_per_stage_with_timing(tmp_path):
+    # a process: what a CI log shows is everything written to its fds 1 and 2 (Pelican's, the workers')
     proc = run_cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "s"), "--as-of", "2026-06-30",
                    "--index", str(tmp_path / "busca"))
     assert proc.returncode == 0, proc.stderr
@@ -89,29 +91,29 @@ def test_ci_output_is_one_line_per_stage_with_timing(tmp_path):
 
 def test_search_command_finds_records_by_field(tmp_path):
     index = str(tmp_path / "busca")
-    built = run_cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "s"), "--as-of", "2026-06-30",
-                    "--index", index)
+    built = cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "s"), "--as-of", "2026-06-30",
+                "--index", index)
     assert built.returncode == 0, built.stderr
-    proc = run_cli("search", "uf:GO", "tipo:linha", "--index", index)
+    proc = cli("search", "uf:GO", "tipo:linha", "--index", index)
     assert proc.returncode == 0
     lines = proc.stdout.splitlines()
     assert lines[0].split()[:2] == ["linha", "12-0140-00"] and "/linhas/12-0140-00/" in lines[0]
     assert lines[-1] == "1 resultado(s)"
-    accents = run_cli("search", "brasília", "--index", index)  # accents folded: BRASILIA
+    accents = cli("search", "brasília", "--index", index)  # accents folded: BRASILIA
     assert "/linhas/12-0140-00/" in accents.stdout and "/transportadoras/11222333000181/" in accents.stdout
-    vencidas = run_cli("search", "tipo:outorga", "situacao:vencida", "--index", index)
+    vencidas = cli("search", "tipo:outorga", "situacao:vencida", "--index", index)
     assert [line.split()[1] for line in vencidas.stdout.splitlines()[:-1]] == ["OUT-2", "OUT-5", "OUT-6"]
 
 
 def test_search_without_an_index_says_how_to_make_one(tmp_path):
-    proc = run_cli("search", "caldas", "--index", str(tmp_path / "nada"))
+    proc = cli("search", "caldas", "--index", str(tmp_path / "nada"))
     assert proc.returncode == 1
     assert "python -m pipeline build" in proc.stderr
 
 
 def test_control_characters_in_data_are_not_printed_raw(package):
     package.edit("transportadoras.csv", "11222333000181,VIACAO", "\x1b[2J11222333000181,VIACAO")
-    proc = run_cli("validate", str(package.path))
+    proc = run_cli("validate", str(package.path))  # a process: nothing reaches the terminal raw, whoever writes it
     assert proc.returncode == 1
     line = next(line for line in proc.stderr.splitlines() if 'coluna "cnpj"' in line)
     assert "\x1b" not in proc.stderr
@@ -122,11 +124,11 @@ def test_build_refuses_to_replace_a_folder_it_did_not_make(tmp_path):
     precious = tmp_path / "documentos"
     precious.mkdir()
     (precious / "carta.txt").write_text("não apague", encoding="utf-8")
-    proc = run_cli("build", "--data", str(MINIMAL), "--out", str(precious), "--no-search")
+    proc = cli("build", "--data", str(MINIMAL), "--out", str(precious), "--no-search")
     assert proc.returncode == 2
     assert f"a pasta de saída (--out) {precious} já existe e não foi gerada pelo portal" in proc.stderr
     assert (precious / "carta.txt").read_text(encoding="utf-8") == "não apague"
-    index = run_cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "site"), "--index", str(precious))
+    index = cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "site"), "--index", str(precious))
     assert index.returncode == 2 and "--index" in index.stderr
     assert (precious / "carta.txt").is_file()
 
@@ -134,8 +136,8 @@ def test_build_refuses_to_replace_a_folder_it_did_not_make(tmp_path):
 def test_a_second_build_replaces_the_first(tmp_path):
     out = tmp_path / "site"
     for _ in range(2):
-        proc = run_cli("build", "--data", str(MINIMAL), "--out", str(out), "--as-of", "2026-06-30",
-                       "--index", str(tmp_path / "busca"))
+        proc = cli("build", "--data", str(MINIMAL), "--out", str(out), "--as-of", "2026-06-30",
+                   "--index", str(tmp_path / "busca"))
         assert proc.returncode == 0, proc.stderr
     assert (out / ".gerado-pelo-portal").is_file() and (tmp_path / "busca" / ".gerado-pelo-portal").is_file()
 
@@ -143,14 +145,14 @@ def test_a_second_build_replaces_the_first(tmp_path):
 @pytest.fixture(scope="module")
 def search_index(tmp_path_factory):
     root = tmp_path_factory.mktemp("busca-cli")
-    built = run_cli("build", "--data", str(MINIMAL), "--out", str(root / "s"), "--as-of", "2026-06-30",
-                    "--index", str(root / "busca"))
+    built = cli("build", "--data", str(MINIMAL), "--out", str(root / "s"), "--as-of", "2026-06-30",
+                "--index", str(root / "busca"))
     assert built.returncode == 0, built.stderr
     return str(root / "busca")
 
 
 def found(index: str, *query: str) -> list[dict]:
-    proc = run_cli("search", *query, "--json", "--index", index)
+    proc = cli("search", *query, "--json", "--index", index)
     assert proc.returncode == 0, proc.stderr
     return [json.loads(line) for line in proc.stdout.splitlines()]
 
@@ -159,7 +161,8 @@ def test_search_by_field_and_table(search_index):
     hits = found(search_index, "transportadora:cerrado")
     assert {"linha", "transportadora", "outorga"} <= {h["tipo"] for h in hits}
     assert all(h["tipo"] == "linha" for h in found(search_index, "transportadora:cerrado", "--table", "linhas"))
-    assert [h["chave"] for h in found(search_index, "grupo:IV", "--table", "enquadramentos")][:1] != []
+    assert [h["chave"] for h in found(search_index, "grupo:IV", "--table", "enquadramentos")] == [
+        f"78-IV-{a}" for a in "abcdefghi"]  # art. 78, group IV: alíneas a to i
     assert {h["chave"] for h in found(search_index, "uf:MS", "--table", "linhas")} == {"MSBO0010001"}
 
 
@@ -174,7 +177,8 @@ def test_search_ranges_of_dates_and_values(search_index):
 
 def test_search_folds_accents_before_stemming(search_index):
     assert {h["chave"] for h in found(search_index, "transporte", "fronteira")} >= {"77888999000181"}
-    assert found(search_index, "corumbá", "--table", "linhas") == found(search_index, "CORUMBA", "--table", "linhas") != []
+    for typed in ("corumbá", "CORUMBA", "Corumba"):
+        assert [h["chave"] for h in found(search_index, typed, "--table", "linhas")] == ["MSBO0010001"], typed
 
 
 def test_search_json_lines_carry_type_key_title_and_url(search_index):
@@ -192,13 +196,13 @@ def test_search_json_lines_carry_type_key_title_and_url(search_index):
     ("(uf:GO OR uf:DF", "parênteses"),
 ])
 def test_malformed_query_gets_a_message_with_an_example_and_exit_2(search_index, query, says):
-    proc = run_cli("search", query, "--json", "--index", search_index)
+    proc = cli("search", query, "--json", "--index", search_index)
     assert proc.returncode == 2
     assert proc.stderr.startswith("consulta inválida: ") and says in proc.stderr and "Ex.:" in proc.stderr
     assert "Traceback" not in proc.stderr and proc.stdout == ""
 
 
 def test_search_help_lists_the_fields_with_the_schemas_titles():
-    proc = run_cli("search", "--help")
+    proc = cli("search", "--help")
     assert "transportadora (texto): Razão social (transportadoras.razao_social)" in proc.stdout
     assert "valor (número): Valor (R$) (tarifas.valor)" in proc.stdout

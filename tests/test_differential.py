@@ -12,7 +12,7 @@ from datetime import datetime
 import pytest
 from conftest import MINIMAL
 from dateutil import parser as dateutil_parser
-from hostile.cases import CASES
+from hostile.cases import CASES, params
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -37,8 +37,10 @@ def test_both_paths_agree_on_the_minimal_package_and_the_sample():
         assert fast == full
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.tabela != "datapackage"],
-                         ids=lambda c: c.id)
+TABLE_CASES = [c for c in CASES if c.tabela != "datapackage"]
+
+
+@pytest.mark.parametrize("case", params(TABLE_CASES, [c.id for c in TABLE_CASES]))
 def test_both_paths_agree_on_every_hostile_case(case, tmp_path):
     folder = tmp_path / "pacote"
     shutil.copytree(MINIMAL, folder)
@@ -129,6 +131,7 @@ def test_both_paths_give_a_rows_errors_in_the_order_of_its_columns():
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(broken_tables())
+@pytest.mark.slow
 def test_both_paths_agree_on_generated_tables(tables):
     fast, full = verdicts(tables)
     assert fast == full

@@ -7,6 +7,7 @@ import csv
 import json
 import re
 
+import pytest
 from bs4 import BeautifulSoup
 from conftest import page_text
 
@@ -18,6 +19,7 @@ def _rows(page) -> list[str]:
     return [th.get_text(strip=True) for th in soup.select("table.indice tbody th")]
 
 
+@pytest.mark.slow
 def test_real_export_indexes_are_split_and_small(real_only_site, real_package):
     pages = [real_only_site / "linhas" / "index.html", *(real_only_site / "linhas" / "uf").rglob("index.html"),
              *(real_only_site / "transportadoras").glob("**/pagina/*/index.html"),
@@ -37,6 +39,7 @@ def test_real_export_indexes_are_split_and_small(real_only_site, real_package):
     assert sorted(r[0] for r in rows) == sp
 
 
+@pytest.mark.slow
 def test_names_sort_by_pt_br_collation_not_code_point(real_only_site):
     pages = [real_only_site / "transportadoras" / "index.html",
              *sorted((real_only_site / "transportadoras" / "pagina").glob("*/index.html"), key=lambda p: int(p.parent.name))]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import FIXTURES, SHARED, run_cli
+from conftest import FIXTURES, SHARED, cli
 
 from pipeline import SAMPLE_DIR
 from pipeline.adapters import IngestError, IngestReport, ingest
@@ -161,11 +161,12 @@ def test_real_test_company_is_kept_and_flagged(real):
 
 def test_real_package_validates(real):
     out, _ = real
-    proc = run_cli("validate", str(out))
+    proc = cli("validate", str(out))
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "válido: " in proc.stdout and "0 aviso(s)" in proc.stdout
 
 
+@pytest.mark.slow
 def test_real_line_timetable_and_weekly_frequency_after_a_build(real, real_site):
     out, _ = real
     horarios = [h for h in rows(out, "horarios") if h["linha_prefixo"] == "12-0140-00"]
@@ -196,6 +197,7 @@ def test_real_line_timetable_and_weekly_frequency_after_a_build(real, real_site)
     assert "não informada" in alfa.find("dl").get_text()  # the export has no UF for carriers
 
 
+@pytest.mark.slow
 def test_build_from_the_ingested_export_plus_a_tarifas_folder(real_site):
     page = BeautifulSoup(
         (real_site / "linhas" / "12-0140-00" / "index.html").read_text(encoding="utf-8"), "html.parser"
@@ -439,7 +441,7 @@ def test_never_writes_over_the_bundled_sample():
 
 def test_cli_prints_the_summary_and_exits_zero(tmp_path):
     out = tmp_path / "pacote"
-    proc = run_cli("ingest", "antt-horarios", str(ANTT / "horarios-problemas.csv"), "--out", str(out))
+    proc = cli("ingest", "antt-horarios", str(ANTT / "horarios-problemas.csv"), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     counts = ["lidas: 20", "mantidas: 7", "mescladas: 0", "duplicadas: 2", "rejeitadas: 11"]
@@ -454,7 +456,7 @@ def test_cli_prints_the_summary_and_exits_zero(tmp_path):
 
 def test_cli_missing_file_exits_one_naming_it(tmp_path):
     missing = tmp_path / "quadro.csv"
-    proc = run_cli("ingest", "antt-horarios", str(missing), "--out", str(tmp_path / "pacote"))
+    proc = cli("ingest", "antt-horarios", str(missing), "--out", str(tmp_path / "pacote"))
     assert proc.returncode == 1
     assert f"{missing}: arquivo não encontrado" in proc.stderr
     assert not (tmp_path / "pacote").exists()
@@ -462,13 +464,13 @@ def test_cli_missing_file_exits_one_naming_it(tmp_path):
 
 def test_cli_wrong_header_exits_one_saying_what_is_wrong(tmp_path):
     wrong = ANTT / "linhas-secoes.csv"
-    proc = run_cli("ingest", "antt-horarios", str(wrong), "--out", str(tmp_path / "pacote"))
+    proc = cli("ingest", "antt-horarios", str(wrong), "--out", str(tmp_path / "pacote"))
     assert proc.returncode == 1
     assert str(wrong) in proc.stderr and "cabeçalho diferente do esperado" in proc.stderr
     assert "faltam as colunas" in proc.stderr and "tipo_veiculo" in proc.stderr
     comma = tmp_path / "virgulas.csv"
     comma.write_text("cnpj,razao_social,prefixo\n", encoding="latin-1")
-    proc = run_cli("ingest", "antt-horarios", str(comma), "--out", str(tmp_path / "pacote"))
+    proc = cli("ingest", "antt-horarios", str(comma), "--out", str(tmp_path / "pacote"))
     assert proc.returncode == 1 and "o separador deve ser ';'" in proc.stderr
 
 
@@ -565,7 +567,7 @@ def test_sections_package_validates(sections):
 
 
 def test_cli_lines_and_sections(tmp_path):
-    proc = run_cli("ingest", "antt-linhas-secoes", str(ANTT / "linhas-secoes.csv"), "--out", str(tmp_path))
+    proc = cli("ingest", "antt-linhas-secoes", str(ANTT / "linhas-secoes.csv"), "--out", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     assert "secoes.csv: 8 linhas" in proc.stdout.splitlines()
     assert 'REJEITADA linha 12: âmbito desconhecido: coluna "ambito_linha" = "MUNICIPAL"' in proc.stderr

@@ -60,17 +60,17 @@ def test_poster_has_its_own_urls_per_paper_size(site):
 
 
 def test_verification_code_is_recomputed_from_the_published_csv_with_common_tools(site):
+    import hashlib
     import re
     import shutil
     import subprocess
-
-    from pipeline.site.verification import code
 
     page = (site / "outorgas" / "out-1" / "index.html").read_text(encoding="utf-8")
     shown = re.search(r'class="codigo">([0-9A-F-]+)<', page)[1]
     lines = (site / "dados" / "outorgas.csv").read_bytes().decode("utf-8").split("\r\n")
     line = next(x for x in lines if x.startswith("OUT-1,"))
-    assert code(line) == shown
+    digits = hashlib.sha256(line.encode("utf-8")).hexdigest()[:12].upper()  # what /verificar/ tells a reader
+    assert shown == f"{digits[:4]}-{digits[4:8]}-{digits[8:]}"
     if shutil.which("sha256sum") and shutil.which("grep"):  # the recipe /verificar/ gives, as a shell runs it
         out = subprocess.run(["bash", "-c", "grep '^OUT-1,' outorgas.csv | tr -d '\\r\\n' | sha256sum | cut -c1-12"],
                              cwd=site / "dados", capture_output=True, text=True, check=True).stdout.strip()

@@ -97,6 +97,7 @@ def test_pair_json_is_small_and_matches_the_page(site):
     assert {places[k]["chave"] for k in brasilia["destinos"]} == {"go/caldas-novas", "go/cristalina"}
 
 
+@pytest.mark.slow
 def test_real_export_sao_paulo_to_rio_is_one_answer_with_every_line(real_only_site, real_package):
     with open(real_package / "linhas.csv", encoding="utf-8", newline="") as fh:
         expected = sorted(r["prefixo"] for r in csv.DictReader(fh)

@@ -291,9 +291,11 @@ def test_line_page_timetable_grid_fare_chart_and_fare_board(site):
     assert len(svg.select("circle")) >= 3  # 80,00, 88,50 and 92,10 for BRASILIA - CALDAS NOVAS
     assert "88,50" in soup.select_one("details").get_text()  # the same figures, in the table beside
     infractions = soup.select_one('section[aria-labelledby="infracoes-titulo"]')
-    if infractions.select_one("tbody tr"):
-        assert infractions.select_one('a[href^="/decreto/#art-78-inc-"]')
-        assert infractions.select_one('tbody a[href^="/transportadoras/"]')  # each notice names its carrier
+    notices = rows(table_by_caption(infractions, "Autos mais recentes"))  # the fixture's two, each with its carrier
+    assert [(r[0], r[2], r[4]) for r in notices] == [("AI-0001", "VIACAO CERRADO LTDA", "78-IV-b"),
+                                                     ("AI-0002", "TRANSPORTES FRONTEIRA LTDA", "78-VI-a")]
+    assert infractions.select_one('tbody a[href="/decreto/#art-78-inc-iv-al-b"]')  # the clause's anchor
+    assert infractions.select_one('tbody a[href="/transportadoras/11222333000181/"]')
 
 
 def test_clause_links_go_to_the_clause_anchor():

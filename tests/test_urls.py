@@ -24,16 +24,16 @@ def test_patterns_give_the_contracts_urls():
     assert urls.pair({"slug": "df/brasilia"}, {"slug": "go/caldas-novas"}) == "/cidades/df/brasilia/para/go-caldas-novas/"
 
 
-@pytest.mark.parametrize("index, kind, key", [
-    ("/outorgas/", "outorga", "OUT-1"),
-    ("/transportadoras/", "transportadora", "11222333000181"),
-    ("/caducidades/", "caducidade", "Portaria DTR nº 45/2020"),
-    ("/linhas/uf/df/", "linha", "12-0140-00"),
+@pytest.mark.parametrize("index, kind, key, url", [
+    ("/outorgas/", "outorga", "OUT-1", "/outorgas/out-1/"),
+    ("/transportadoras/", "transportadora", "11222333000181", "/transportadoras/11222333000181/"),
+    ("/caducidades/", "caducidade", "Portaria DTR nº 45/2020", "/caducidades/portaria-dtr-no-45-2020/"),
+    ("/linhas/uf/df/", "linha", "12-0140-00", "/linhas/12-0140-00/"),
 ])
-def test_each_record_is_written_and_linked_at_its_kinds_url(site, index, kind, key):
+def test_each_record_is_written_and_linked_at_its_kinds_url(site, index, kind, key, url):
     from pipeline.identifiers import slugify
 
-    url = urls.url(kind, slug=slugify(key))
+    assert urls.url(kind, slug=slugify(key)) == url  # the address a reader sees, spelled out
     assert (site / url.strip("/") / "index.html").is_file()
     assert soup(site, index).find("a", href=url) is not None
 
