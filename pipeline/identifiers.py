@@ -87,22 +87,31 @@ def cpf_is_valid(digits: str) -> bool:
 def cpf_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` holds a CPF in any shape: 11 digits of any script whose check digits are a CPF's,
     whatever separators, spaces or invisible characters stand between them (``529 982 247 25``,
-    ``529.982.247/25``, ``５２９９８２２４７２５``, ``529\u200b982\u200b247\u200b25``). A run of digit groups
-    is read as a CPF when consecutive groups of it add up to exactly 11 digits: ``529.982.247-25 2021`` is
-    found, a CNPJ's 14 digits are not. Returns (start, end) of each, in order."""
+    ``529.982.247/25``, ``５２９９８２２４７２５``, ``529\u200b982\u200b247\u200b25``). Digits joined by
+    punctuation alone are one number and are read whole (a process number ``50000.010600/1999-78`` holds
+    no CPF; a CNPJ's 14 digits are not one); numbers apart by spaces are read alone or together
+    (``529 982 247 25``, ``CPF 529.982.247-25 2021``). Returns (start, end) of each, in order."""
     if len(_SOME_DIGITS.findall(text)) < _CPF_DIGITS:
         return []
     spans = []
     for run in _DIGIT_RUN.finditer(text):
-        groups = [(m.start() + run.start(), m.end() + run.start(), ascii_digits(m[0])) for m in _GROUP.finditer(run[0])]
+        words: list[list] = []  # [start, end, digits] of each number of the run (split where a space is)
+        last_end = None
+        for m in _GROUP.finditer(run[0]):
+            start, end = m.start() + run.start(), m.end() + run.start()
+            if words and not any(ch.isspace() for ch in text[last_end:start]):
+                words[-1][1], words[-1][2] = end, words[-1][2] + ascii_digits(m[0])
+            else:
+                words.append([start, end, ascii_digits(m[0])])
+            last_end = end
         i = 0
-        while i < len(groups):
+        while i < len(words):
             digits, j = "", i
-            while j < len(groups) and len(digits) < _CPF_DIGITS:
-                digits += groups[j][2]
+            while j < len(words) and len(digits) < _CPF_DIGITS:
+                digits += words[j][2]
                 j += 1
             if len(digits) == _CPF_DIGITS and cpf_is_valid(digits):
-                spans.append((groups[i][0], groups[j - 1][1]))
+                spans.append((words[i][0], words[j - 1][1]))
                 i = j
             else:
                 i += 1

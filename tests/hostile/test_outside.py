@@ -208,7 +208,8 @@ def test_a_cpf_in_any_shape_in_free_text_is_refused_and_masked(shape, tmp_path, 
 
 def test_a_cnpj_is_not_taken_for_a_cpf():
     for text in ("04.192.453/0001-18", "04192453000118", "Portaria 45/2001 de 12.03.2001", "(61) 3410-1000",
-                 "BR-101, km 564"):
+                 "BR-101, km 564", "50000.010600/1999-78"):  # the last: a process number whose 11 first digits
+        # have a CPF's check digits (the national sample's caducidades held three such)
         assert identifiers.cpf_spans(text) == [] and identifiers.mask_cpf(text) == text
 
 
@@ -237,6 +238,14 @@ def test_every_shape_of_a_valid_cpf_is_found_and_masked(base, seps, zero, before
     masked = identifiers.mask_cpf(text)
     assert digits not in identifiers.ascii_digits(masked).replace(" ", "")
     assert not identifiers.cpf_spans(masked) and masked.startswith(before) and masked.endswith(after)
+
+
+@settings(max_examples=300, deadline=None)
+@given(digits=st.text("0123456789", min_size=17, max_size=17))
+def test_a_federal_process_number_is_never_a_cpf(digits):
+    """NUP, the federal process number: 17 digits joined by punctuation, one number (never masked)."""
+    nup = f"{digits[:5]}.{digits[5:11]}/{digits[11:15]}-{digits[15:]}"
+    assert identifiers.cpf_spans(nup) == [] and identifiers.mask_cpf(f"processo {nup}") == f"processo {nup}"
 
 
 @settings(max_examples=200, deadline=None)
