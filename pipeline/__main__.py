@@ -259,7 +259,8 @@ def parser() -> argparse.ArgumentParser:
         help="converte uma exportação do regulador (Latin-1, ';', DD/MM/AAAA) em pacote de origem",
         description="Grava na pasta de saída as tabelas do contrato, datapackage.json e ingest-report.json.",
     )
-    i.add_argument("adapter", choices=list(ADAPTERS), help="formato da exportação")
+    i.add_argument("adapter", nargs="?", choices=list(ADAPTERS), default=None,
+                   help="formato da exportação (padrão: o adaptador cujo cabeçalho o arquivo tem)")
     i.add_argument("file", help="arquivo exportado pelo regulador")
     i.add_argument("--out", required=True, help="pasta de saída do pacote de origem")
     i.add_argument("--fonte-url", help="endereço de onde a exportação foi baixada (padrão: o portal de dados abertos da ANTT)")

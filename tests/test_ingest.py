@@ -571,3 +571,51 @@ def test_cli_lines_and_sections(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "secoes.csv: 8 linhas" in proc.stdout.splitlines()
     assert 'REJEITADA linha 12: âmbito desconhecido: coluna "ambito_linha" = "MUNICIPAL"' in proc.stderr
+
+
+# --- an adapter is a declaration: header detection and damaged text ---------------------------------
+
+
+@pytest.mark.parametrize("fixture, adapter", [("horarios-formato-novo.csv", "antt-horarios"),
+                                              ("linhas-secoes.csv", "antt-linhas-secoes")])
+def test_ingest_picks_the_adapter_by_the_files_header(fixture, adapter, tmp_path):
+    by_header, named = tmp_path / "pelo-cabecalho", tmp_path / "pelo-nome"
+    result = cli("ingest", str(ANTT / fixture), "--out", str(by_header))
+    assert result.returncode == 0, result.stderr
+    assert f"({adapter}, " in result.stdout and saved_report(by_header)["adaptador"] == adapter
+    assert cli("ingest", adapter, str(ANTT / fixture), "--out", str(named)).returncode == 0
+    for path in sorted(named.iterdir()):  # naming the adapter gives the same package
+        assert (by_header / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_a_file_of_no_known_layout_names_the_known_ones(tmp_path):
+    export = tmp_path / "outra.csv"
+    export.write_bytes(b"codigo;nome\n1;A\n")
+    result = cli("ingest", str(export), "--out", str(tmp_path / "out"))
+    assert result.returncode == 1 and not (tmp_path / "out").exists()
+    assert "não é o de nenhuma exportação conhecida" in result.stderr
+    assert "antt-horarios (2021)" in result.stderr and "antt-linhas-secoes (2021)" in result.stderr
+
+
+def _damaged_copy(tmp_path: Path, change) -> Path:
+    text = REAL.read_bytes().decode("latin-1")
+    path = tmp_path / "quadro-de-horarios-2021.csv"
+    path.write_bytes(change(text))
+    return path
+
+
+@pytest.mark.skipif(not REAL.is_file(), reason="the real export lives in ../shared")
+@pytest.mark.parametrize("change, said", [
+    # re-saved by a tool that could not read Latin-1: every accent became U+FFFD
+    (lambda t: "".join("\ufffd" if ord(c) > 127 else c for c in t).encode("utf-8"), "U+FFFD"),
+    # UTF-8 bytes read as Latin-1 and saved as UTF-8 again: "VIAÇÃO" became "VIAÃ‡ÃƒO"
+    (lambda t: t.encode("utf-8").decode("latin-1").encode("utf-8"), "um acento em UTF-8 lido como Latin-1"),
+])
+def test_a_copy_of_the_real_export_with_its_accents_lost_is_refused_whole(change, said, tmp_path):
+    damaged = _damaged_copy(tmp_path, change)
+    first = next(n for n, line in enumerate(damaged.read_text(encoding="utf-8").splitlines(), 1)
+                 if n > 1 and ("\ufffd" in line or "Ã" in line))
+    result = cli("ingest", "antt-horarios", str(damaged), "--out", str(tmp_path / "out"))
+    assert result.returncode == 1 and not (tmp_path / "out").exists()
+    [message] = [line for line in result.stderr.splitlines() if line.startswith("erro:")]
+    assert f"linha {first}, coluna " in message and said in message and "nada foi gravado" in message

@@ -16,25 +16,27 @@ from ..folders import refusal, staged
 from ..places import resolve
 from ..schema import Schema
 from . import antt_horarios, antt_linhas_secoes
+from .base import Adapter, detect
 from .common import REPORT_NAME, IngestError, IngestReport, SourceOptions, write_report
 
-ADAPTERS = {
-    antt_horarios.NAME: antt_horarios.ingest,
-    antt_linhas_secoes.NAME: antt_linhas_secoes.ingest,
-}
+# Every adapter, by the name ``ingest`` takes; each declares the headers it reads (pipeline/adapters/base.py).
+ADAPTERS: dict[str, type[Adapter]] = {a.NAME: a for a in (antt_horarios.Timetable, antt_linhas_secoes.LinesAndSections)}
 
 __all__ = ["ADAPTERS", "REPORT_NAME", "IngestError", "IngestReport", "SourceOptions", "ingest"]
 
 
 def ingest(
-    adapter: str, path: Path, out: Path, schema: Schema | None = None, options: SourceOptions | None = None
+    adapter: str | None, path: Path, out: Path, schema: Schema | None = None, options: SourceOptions | None = None
 ) -> IngestReport:
-    """Run the adapter named ``adapter`` on the export at ``path``, writing the package into ``out``.
+    """Run the adapter named ``adapter`` (None: the one whose declared header the file has) on the export
+    at ``path``, writing the package into ``out``.
 
     Raises :class:`IngestError` when the export cannot be read at all (nothing is written then).
     """
+    if adapter is None:
+        adapter = detect(Path(path), ADAPTERS)
     try:
-        run = ADAPTERS[adapter]
+        run = ADAPTERS[adapter].run
     except KeyError:
         raise IngestError(f"adaptador desconhecido: {adapter} (conhecidos: {', '.join(ADAPTERS)})") from None
     if Path(out).resolve() in (SAMPLE_DIR.resolve(), PROJECT_ROOT.resolve()):

@@ -8,22 +8,10 @@ fares, the carrier's seat or the line's route and length: those fields stay empt
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from ..schema import Schema, load_schema
-from .common import (
-    Carriers,
-    IngestReport,
-    Lines,
-    RowChecker,
-    SourceOptions,
-    fold,
-    parse_date_br,
-    read_export,
-    source_entry,
-    write_package,
-    write_report,
-)
+from .base import Adapter, Layout, Row
+from .common import fold, parse_date_br
 
 TITLE = "Quadro de horários"  # the export's name at the regulator
 NAME = "antt-horarios"
@@ -107,85 +95,76 @@ def parse_time(value: str) -> str | None:
     return f"{int(m[1]):02d}:{m[2]}"
 
 
-def ingest(path: Path, out: Path, schema: Schema | None = None, options: SourceOptions | None = None) -> IngestReport:
-    """Convert the timetable export at ``path`` into a source package in ``out``."""
-    schema = schema or load_schema()
-    export = read_export(path, HEADER)
-    report = IngestReport(fonte=Path(path).name, adaptador=NAME, codificacao=export.encoding, principal="horarios")
-    source = source_entry(TITLE, path, options or SourceOptions(), report)
-    directions = schema["horarios"].field("sentido")["constraints"]["enum"]
+class Timetable(Adapter):
+    """One row per scheduled departure -> transportadoras, linhas, horarios."""
 
-    carriers = Carriers(report)
-    lines = Lines(report)
-    categories: dict[str, set[str]] = {}
-    horarios: list[dict] = []
+    NAME = NAME
+    TITLE = TITLE
+    PRINCIPAL = "horarios"
+    LAYOUTS = (Layout("2021", tuple(HEADER)),)
+    STEPS = ("category", "direction", "time", "authorised", "flags")
 
-    checker = RowChecker(report, HEADER, schema)
-    for n, raw in export.rows:
-        start = checker.start(n, raw)
-        if start is None:
-            continue
-        row, cnpj, prefixo, ends, why = start.row, start.cnpj, start.prefixo, start.ends, start.why
-        categoria = vehicle_category(row["tipo_veiculo"]) if why is None else None
-        if why is None and categoria is None:
-            why = f'tipo de veículo desconhecido: coluna "tipo_veiculo" = "{row["tipo_veiculo"]}"'
-        sentido = row["sentido"].strip().lower()
-        if why is None and sentido not in directions:
-            why = f'sentido ilegível: coluna "sentido" = "{row["sentido"]}" não é {" nem ".join(directions)}'
-        horario = parse_time(row["horario"])
-        if why is None and horario is None:
-            why = f'horário ilegível: coluna "horario" = "{row["horario"]}" não é HH:MM'
-        data = None
-        if why is None:
-            data, why = parse_date_br(row["data_autorizacao"], "data_autorizacao")
-        if why is None:
-            for col in FLAG_COLUMNS:
-                if row[col].strip() not in ("", *_FLAG_TRUE):
-                    why = f'marcação ilegível: coluna "{col}" = "{row[col]}" (esperado "x" ou vazio)'
-                    break
-        if why is not None:
-            report.reject(n, why, raw)
-            continue
+    def __init__(self, schema: Schema, report, layout: Layout):
+        super().__init__(schema, report, layout)
+        self.directions = schema["horarios"].field("sentido")["constraints"]["enum"]
+        self.categories: dict[str, set[str]] = {}
+        self.horarios: list[dict] = []
 
-        report.keep()
-        carriers.add(cnpj, row["razao_social"], n)
+    def category(self, row: Row) -> str | None:
+        row.values["categoria"] = vehicle_category(row.cells["tipo_veiculo"])
+        if row.values["categoria"] is None:
+            return f'tipo de veículo desconhecido: coluna "tipo_veiculo" = "{row.cells["tipo_veiculo"]}"'
+        return None
 
-        descricao = " ".join(row["descricao_linha"].split())
-        # ambito settled after the loop unless a country is at one end
-        lines.add(
-            n, prefixo, ends, "internacional" if ends.international else None, descricao_linha=descricao, cnpj=cnpj
-        )
-        categories.setdefault(prefixo, set()).add(categoria)
+    def direction(self, row: Row) -> str | None:
+        row.values["sentido"] = sentido = row.cells["sentido"].strip().lower()
+        if sentido not in self.directions:
+            return f'sentido ilegível: coluna "sentido" = "{row.cells["sentido"]}" não é {" nem ".join(self.directions)}'
+        return None
 
-        horarios.append(
-            {
-                "linha_prefixo": prefixo,
-                "transportadora_cnpj": cnpj,
-                "sentido": sentido,
-                "horario": horario,
-                "categoria": categoria,
-                "tipo_veiculo": row["tipo_veiculo"].strip(),
-                "data_autorizacao": data,
-                **{field: row[col].strip() in _FLAG_TRUE for col, field in FLAG_COLUMNS.items()},
-            }
-        )
+    def time(self, row: Row) -> str | None:
+        row.values["horario"] = parse_time(row.cells["horario"])
+        if row.values["horario"] is None:
+            return f'horário ilegível: coluna "horario" = "{row.cells["horario"]}" não é HH:MM'
+        return None
 
-    # A country at either end makes the line internacional, even when its rows are SEMI-URBANO (the
-    # enum has one value per line); otherwise semiurbano only when every kept row of it is.
-    for prefixo, line in lines.rows.items():
-        if line["ambito"] is None:
-            line["ambito"] = "semiurbano" if categories[prefixo] == {"semiurbano"} else "interestadual"
+    def authorised(self, row: Row) -> str | None:
+        row.values["data_autorizacao"], why = parse_date_br(row.cells["data_autorizacao"], "data_autorizacao")
+        return why
 
-    report.tabelas = write_package(
-        out,
-        {
-            "transportadoras": carriers.rows(),
-            "linhas": [lines.rows[p] for p in sorted(lines.rows)],
-            "horarios": horarios,
-        },
-        schema,
-        source,
-    )
-    report.check()
-    write_report(out, report)
-    return report
+    def flags(self, row: Row) -> str | None:
+        for col in FLAG_COLUMNS:
+            if row.cells[col].strip() not in ("", *_FLAG_TRUE):
+                return f'marcação ilegível: coluna "{col}" = "{row.cells[col]}" (esperado "x" ou vazio)'
+        return None
+
+    def keep(self, row: Row) -> None:
+        self.report.keep()
+        self.carriers.add(row.cnpj, row.cells["razao_social"], row.n)
+        descricao = " ".join(row.cells["descricao_linha"].split())
+        # ambito settled once every row is read, unless a country is at one end
+        self.lines.add(row.n, row.prefixo, row.ends, "internacional" if row.ends.international else None,
+                       descricao_linha=descricao, cnpj=row.cnpj)
+        self.categories.setdefault(row.prefixo, set()).add(row.values["categoria"])
+        self.horarios.append({
+            "linha_prefixo": row.prefixo,
+            "transportadora_cnpj": row.cnpj,
+            "sentido": row.values["sentido"],
+            "horario": row.values["horario"],
+            "categoria": row.values["categoria"],
+            "tipo_veiculo": row.cells["tipo_veiculo"].strip(),
+            "data_autorizacao": row.values["data_autorizacao"],
+            **{f: row.cells[col].strip() in _FLAG_TRUE for col, f in FLAG_COLUMNS.items()},
+        })
+
+    def tables(self) -> dict[str, list[dict]]:
+        # A country at either end makes the line internacional, even when its rows are SEMI-URBANO (the
+        # enum has one value per line); otherwise semiurbano only when every kept row of it is.
+        for prefixo, line in self.lines.rows.items():
+            if line["ambito"] is None:
+                line["ambito"] = "semiurbano" if self.categories[prefixo] == {"semiurbano"} else "interestadual"
+        return {
+            "transportadoras": self.carriers.rows(),
+            "linhas": [self.lines.rows[p] for p in sorted(self.lines.rows)],
+            "horarios": self.horarios,
+        }

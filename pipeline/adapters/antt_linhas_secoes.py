@@ -10,23 +10,10 @@ is invented.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-from ..schema import Schema, load_schema
-from .common import (
-    Carriers,
-    Ends,
-    IngestReport,
-    Lines,
-    RowChecker,
-    SourceOptions,
-    fold,
-    parse_place_code,
-    read_export,
-    source_entry,
-    write_package,
-    write_report,
-)
+from ..schema import Schema
+from .base import Adapter, Layout, Row
+from .common import Ends, fold, parse_place_code
 
 TITLE = "Linhas e seções"  # the export's name at the regulator
 NAME = "antt-linhas-secoes"
@@ -88,107 +75,84 @@ def _joins_terminals(section: dict, ends: Ends) -> str | None:
     return None
 
 
-def ingest(path: Path, out: Path, schema: Schema | None = None, options: SourceOptions | None = None) -> IngestReport:
-    """Convert the lines-and-sections export at ``path`` into a source package in ``out``."""
-    schema = schema or load_schema()
-    export = read_export(path, HEADER)
-    report = IngestReport(fonte=Path(path).name, adaptador=NAME, codificacao=export.encoding, principal="secoes")
-    source = source_entry(TITLE, path, options or SourceOptions(), report)
+class LinesAndSections(Adapter):
+    """One row per section of a line -> transportadoras, linhas, secoes."""
 
-    carriers = Carriers(report)
-    lines = Lines(report)
-    line_ends: dict[str, Ends] = {}
-    sections: dict[tuple, dict] = {}  # primary key of secoes -> row
-    section_line: dict[tuple, int] = {}
+    NAME = NAME
+    TITLE = TITLE
+    PRINCIPAL = "secoes"
+    LAYOUTS = (Layout("2021", tuple(HEADER)),)
+    STEPS = ("ambit", "places", "extension")
 
-    checker = RowChecker(report, HEADER, schema)
-    for n, raw in export.rows:
-        start = checker.start(n, raw)
-        if start is None:
-            continue
-        row, cnpj, prefixo, ends, why = start.row, start.cnpj, start.prefixo, start.ends, start.why
-        ambito = ambit(row["ambito_linha"])
-        if why is None and ambito is None:
-            why = f'âmbito desconhecido: coluna "ambito_linha" = "{row["ambito_linha"]}"'
-        section = {}
-        for side, mun_col, uf_col in (
-            ("origem", "municipio_origem", "uf_origem"),
-            ("destino", "municipio_destino", "uf_destino"),
-        ):
-            mun = " ".join(row[mun_col].split())
-            uf = parse_place_code(row[uf_col])
-            if why is None and not mun:
-                why = f'seção sem {side}: coluna "{mun_col}" vazia'
-            if why is None and uf is None:
-                why = f'UF ilegível: coluna "{uf_col}" = "{row[uf_col]}" não é uma UF nem um país conhecido'
+    def __init__(self, schema: Schema, report, layout: Layout):
+        super().__init__(schema, report, layout)
+        self.line_ends: dict[str, Ends] = {}
+        self.sections: dict[tuple, dict] = {}  # primary key of secoes -> row
+        self.section_line: dict[tuple, int] = {}
+
+    def ambit(self, row: Row) -> str | None:
+        row.values["ambito"] = ambit(row.cells["ambito_linha"])
+        if row.values["ambito"] is None:
+            return f'âmbito desconhecido: coluna "ambito_linha" = "{row.cells["ambito_linha"]}"'
+        return None
+
+    def places(self, row: Row) -> str | None:
+        section = row.values["secao"] = {}
+        for side, mun_col, uf_col in (("origem", "municipio_origem", "uf_origem"),
+                                      ("destino", "municipio_destino", "uf_destino")):
+            mun = " ".join(row.cells[mun_col].split())
+            uf = parse_place_code(row.cells[uf_col])
+            if not mun:
+                return f'seção sem {side}: coluna "{mun_col}" vazia'
+            if uf is None:
+                return f'UF ilegível: coluna "{uf_col}" = "{row.cells[uf_col]}" não é uma UF nem um país conhecido'
             section[f"{side}_municipio"], section[f"{side}_uf"] = mun, uf
-        km = None
-        if why is None:
-            km, why = parse_km(row["extensao_secao"])
-        if why is not None:
-            report.reject(n, why, raw)
-            continue
+        return None
 
-        pk = (
-            prefixo,
-            section["origem_municipio"],
-            section["origem_uf"],
-            section["destino_municipio"],
-            section["destino_uf"],
-        )
-        if pk in sections:
-            report.merge(n, section_line[pk], "a mesma seção já foi lida; a transportadora desta linha fica registrada")
+    def extension(self, row: Row) -> str | None:
+        row.values["km"], why = parse_km(row.cells["extensao_secao"])
+        return why
+
+    def keep(self, row: Row) -> None:
+        section, n, prefixo = row.values["secao"], row.n, row.prefixo
+        pk = (prefixo, section["origem_municipio"], section["origem_uf"], section["destino_municipio"],
+              section["destino_uf"])
+        if pk in self.sections:
+            self.report.merge(n, self.section_line[pk], "a mesma seção já foi lida; a transportadora desta linha "
+                                                        "fica registrada")
         else:
-            report.keep()
-        carriers.add(cnpj, row["razao_social"], n)
+            self.report.keep()
+        self.carriers.add(row.cnpj, row.cells["razao_social"], n)
+        descricao = " ".join(row.cells["descricao_linha"].split())
+        ambito = row.values["ambito"]
+        if self.lines.add(n, prefixo, row.ends, ambito, descricao_linha=descricao, cnpj=row.cnpj, ambito_linha=ambito):
+            self.line_ends[prefixo] = row.ends
+        new = {"linha_prefixo": prefixo, **section, "extensao_km": row.values["km"],
+               "tipo_servico": row.cells["tipo_servico"].strip()}
+        if pk not in self.sections:
+            self.sections[pk], self.section_line[pk] = new, n
+            return
+        for campo in ("extensao_km", "tipo_servico"):
+            if self.sections[pk][campo] != new[campo]:
+                self.report.conflict("secao", " | ".join(pk), campo, _km_or_text(self.sections[pk][campo]),
+                                     _km_or_text(new[campo]), n, self.section_line[pk])
 
-        descricao = " ".join(row["descricao_linha"].split())
-        if lines.add(n, prefixo, ends, ambito, descricao_linha=descricao, cnpj=cnpj, ambito_linha=ambito):
-            line_ends[prefixo] = ends
-
-        new = {"linha_prefixo": prefixo, **section, "extensao_km": km, "tipo_servico": row["tipo_servico"].strip()}
-        if pk not in sections:
-            sections[pk] = new
-            section_line[pk] = n
-        else:
-            label = " | ".join(pk)
-            for campo in ("extensao_km", "tipo_servico"):
-                if sections[pk][campo] != new[campo]:
-                    report.conflict(
-                        "secao",
-                        label,
-                        campo,
-                        _km_or_text(sections[pk][campo]),
-                        _km_or_text(new[campo]),
-                        n,
-                        section_line[pk],
-                    )
-
-    # A line's extension is its terminal-to-terminal section's (either direction), when listed.
-    for s in sections.values():
-        direction = _joins_terminals(s, line_ends[s["linha_prefixo"]])
-        line = lines.rows[s["linha_prefixo"]]
-        if direction and s["extensao_km"] is not None and (direction == "ida" or "extensao_km" not in line):
-            line["extensao_km"] = s["extensao_km"]
-
-    for s in sections.values():
-        s["extensao_km"] = _km(s["extensao_km"])
-    for line in lines.rows.values():
-        line["extensao_km"] = _km(line.get("extensao_km"))
-
-    report.tabelas = write_package(
-        out,
-        {
-            "transportadoras": carriers.rows(),
-            "linhas": [lines.rows[p] for p in sorted(lines.rows)],
-            "secoes": list(sections.values()),
-        },
-        schema,
-        source,
-    )
-    report.check()
-    write_report(out, report)
-    return report
+    def tables(self) -> dict[str, list[dict]]:
+        # A line's extension is its terminal-to-terminal section's (either direction), when listed.
+        for s in self.sections.values():
+            direction = _joins_terminals(s, self.line_ends[s["linha_prefixo"]])
+            line = self.lines.rows[s["linha_prefixo"]]
+            if direction and s["extensao_km"] is not None and (direction == "ida" or "extensao_km" not in line):
+                line["extensao_km"] = s["extensao_km"]
+        for s in self.sections.values():
+            s["extensao_km"] = _km(s["extensao_km"])
+        for line in self.lines.rows.values():
+            line["extensao_km"] = _km(line.get("extensao_km"))
+        return {
+            "transportadoras": self.carriers.rows(),
+            "linhas": [self.lines.rows[p] for p in sorted(self.lines.rows)],
+            "secoes": list(self.sections.values()),
+        }
 
 
 def _km_or_text(value) -> str:

@@ -211,6 +211,7 @@ class Export:
     header: list[str]
     encoding: str
     rows: Iterator[tuple[int, list[str]]]
+    layout: int = 0  # which of the layouts given to read_export the header is
 
 
 # A UTF-8 encoded accented Latin letter (U+00C0-U+00FF: two bytes, C3 80-BF): a file that has some
@@ -266,9 +267,8 @@ def _mixed(data: bytes, exc: UnicodeDecodeError, path: Path) -> IngestError:
     )
 
 
-def read_export(path: Path, expected_header: list[str]) -> Export:
-    """Open a ``;``-separated export and check its header (the columns, in this order; case and
-    surrounding spaces ignored). Raises :class:`IngestError` when the file cannot be used at all."""
+def _text_of(path: Path) -> tuple[str, str]:
+    """The export's text and encoding, or an :class:`IngestError` naming the file."""
     path = Path(path)
     if path.is_dir():
         raise IngestError(f"{path}: é uma pasta; informe o arquivo exportado")
@@ -278,19 +278,58 @@ def read_export(path: Path, expected_header: list[str]) -> Export:
         data = path.read_bytes()
     except OSError as exc:
         raise IngestError(f"{path}: não foi possível ler o arquivo ({exc.strerror or exc})") from None
-    text, encoding = _decode(data, path)
-    csv.field_size_limit(FIELD_LIMIT)  # process-wide, and others change it: the same limit as a source's
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=";", strict=True)
+    return _decode(data, path)
+
+
+def _first_row(reader, path: Path) -> list[str]:
     try:
         header = next(reader, None)
     except csv.Error as exc:
         raise IngestError(f"{path}, linha 1: o cabeçalho não pôde ser lido: {csv_error_pt(str(exc))}") from None
     if header is None or not any(h.strip() for h in header):
         raise IngestError(f"{path}: arquivo vazio, sem a linha de cabeçalho")
+    return header
+
+
+def _reader(text: str):
+    csv.field_size_limit(FIELD_LIMIT)  # process-wide, and others change it: the same limit as a source's
+    return csv.reader(io.StringIO(text, newline=""), delimiter=";", strict=True)
+
+
+def read_header(path: Path) -> list[str]:
+    """The export's header as the adapters compare it (lower case, spaces trimmed)."""
+    text, _ = _text_of(path)
+    return [h.strip().lower() for h in _first_row(_reader(text), Path(path))]
+
+
+# Text that went through a wrong encoding: the replacement character, or the pairs a UTF-8 accented
+# letter becomes when read as Latin-1 (``Ã§`` for ç, ``Ã£`` for ã, ``Ã©`` for é, ``Ãº`` for ú...).
+_DAMAGED = re.compile("\ufffd|[\u00c2\u00c3][\u0080-\u00bf]")
+
+
+def _damage(path: Path, n: int, header: list[str], cells: list[str]) -> IngestError:
+    col, value = next(((h, c) for h, c in zip(header, cells) if _DAMAGED.search(c)), ("", ""))
+    found = _DAMAGED.search(value)[0] if value else ""
+    what = "o caractere de substituição U+FFFD" if found == "\ufffd" else f'"{found}", um acento em UTF-8 lido como Latin-1'
+    return IngestError(
+        f'{path}, linha {n}, coluna "{col}": "{value[:80]}" tem {what}: o arquivo passou por uma codificação '
+        "errada e os acentos se perderam; baixe ou exporte o arquivo original de novo (nada foi gravado)")
+
+
+def read_export(path: Path, layouts: list[list[str]]) -> Export:
+    """Open a ``;``-separated export and check its header against each of ``layouts`` (the columns, in
+    this order; case and surrounding spaces ignored): ``Export.layout`` is the index of the one it is.
+    Raises :class:`IngestError` when the file cannot be used at all, also while its rows are read: a
+    row whose text was damaged by a wrong encoding refuses the whole file."""
+    path = Path(path)
+    text, encoding = _text_of(path)
+    reader = _reader(text)
+    header = _first_row(reader, path)
     found = [h.strip().lower() for h in header]
-    if found != expected_header:
-        missing = [c for c in expected_header if c not in found]
-        extra = [c for c in found if c not in expected_header]
+    if found not in layouts:
+        expected = min(layouts, key=lambda cols: len(set(cols) ^ set(found)))  # the nearest layout
+        missing = [c for c in expected if c not in found]
+        extra = [c for c in found if c not in expected]
         detail = []
         if missing:
             detail.append("faltam as colunas " + ", ".join(missing))
@@ -300,7 +339,7 @@ def read_export(path: Path, expected_header: list[str]) -> Export:
             detail.append("as colunas estão em outra ordem")
         hint = " (o separador deve ser ';')" if len(header) == 1 and "," in header[0] else ""
         raise IngestError(
-            f"{path}: cabeçalho diferente do esperado: {'; '.join(detail)}{hint}. Esperado: {';'.join(expected_header)}"
+            f"{path}: cabeçalho diferente do esperado: {'; '.join(detail)}{hint}. Esperado: {';'.join(expected)}"
         )
 
     width = len(header)
@@ -317,12 +356,14 @@ def read_export(path: Path, expected_header: list[str]) -> Export:
                         f"{path}, linha {start}: aspas abertas nesta linha só se fecham na linha {last}; as "
                         f"{last - start} linhas entre elas virariam uma só célula. Corrija as aspas e exporte de novo"
                     )
+                if _DAMAGED.search(";".join(cells)):
+                    raise _damage(path, start, found, cells)
                 yield start, cells
         except csv.Error as exc:  # located where the record that could not be read begins
             raise IngestError(f"{path}, linha {last + 1}: o CSV não pôde ser lido a partir desta linha "
                               f"({csv_error_pt(str(exc))})") from None
 
-    return Export(path, found, encoding, rows())
+    return Export(path, found, encoding, rows(), layouts.index(found))
 
 
 # --- parsing helpers: each returns (value, None) or (None, pt-BR reason) -------------------------
