@@ -58,7 +58,7 @@ def test_both_paths_agree_on_the_real_export(real_package):
 
 def test_both_paths_find_what_a_broken_package_holds(package):
     """Not a vacuous agreement: a type error, a repeated key and a dangling reference are found by both."""
-    package.append("linhas.csv", "GO-0001-00,x,GOIANIA,GO,BRASILIA,DF,interestadual,BR-060,não-é-número")
+    package.append("linhas.csv", "GO-0001-00,x,GOIANIA,GO,BRASILIA,DF,interestadual,BR-060,não-é-número,")
     package.append("infracoes.csv", "AI-0001,11222333000181,ZZ-9999-99,ABC1D23,2026-03-02T14:30,GO,CALDAS NOVAS,"
                    "km 1,78-IV-b,multa,1500.00,2026-03-06,,em_defesa")
     fast, full = verdicts(read_source([package.path], SCHEMA).tables)

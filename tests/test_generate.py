@@ -274,6 +274,11 @@ def test_a_custom_scale_gives_exactly_its_counts(tmp_path, schema):
     counts = generate(TINY, 7, tmp_path)
     horarios = counts.pop("horarios")  # follows from the lines operated on the reference date
     assert counts.pop("secoes") > 0  # one per section of the fares
+    # the later regime's tables follow from the carriers and lines: one licence per carrier, stops and history
+    # per line (none for an international line), a few paralysed lines (none, some draws)
+    assert counts.pop("habilitacoes") == TINY["transportadoras"]
+    assert counts.pop("paradas") >= TINY["linhas"] and counts.pop("historico_linhas") >= TINY["linhas"] // 2
+    assert counts.pop("paralisacoes") >= 0
     assert counts == {**TINY, "enquadramentos": 43}
     assert horarios > 0
     report = validate(read_source(tmp_path, schema), schema)

@@ -67,7 +67,7 @@ def test_outorga_without_line_is_only_allowed_for_fretamento(package, schema):
 
 
 def test_duplicate_primary_key(package, schema):
-    package.append("linhas.csv", "12-0140-00,DUP,A,DF,B,GO,interestadual,,10")
+    package.append("linhas.csv", "12-0140-00,DUP,A,DF,B,GO,interestadual,,10,")
     _, errors = problems(package.path, schema)
     assert any(e[0] in ("unico", "chave-primaria") and e[1] == "linhas" and e[2] == 5 for e in errors)
 

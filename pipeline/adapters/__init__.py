@@ -15,12 +15,23 @@ from .. import PROJECT_ROOT, SAMPLE_DIR
 from ..folders import refusal, staged
 from ..places import resolve
 from ..schema import Schema
-from . import antt_horarios, antt_linhas_secoes
+from . import (
+    antt_habilitadas,
+    antt_historico,
+    antt_horarios,
+    antt_linhas_secoes,
+    antt_monitriip,
+    antt_paralisados,
+    antt_pontos,
+)
 from .base import Adapter, detect
 from .common import REPORT_NAME, IngestError, IngestReport, SourceOptions, write_report
 
 # Every adapter, by the name ``ingest`` takes; each declares the headers it reads (pipeline/adapters/base.py).
-ADAPTERS: dict[str, type[Adapter]] = {a.NAME: a for a in (antt_horarios.Timetable, antt_linhas_secoes.LinesAndSections)}
+ADAPTERS: dict[str, type[Adapter]] = {a.NAME: a for a in (antt_horarios.Timetable, antt_linhas_secoes.LinesAndSections,
+                                                           antt_habilitadas.LicensedCarriers, antt_paralisados.Paralysed,
+                                                           antt_historico.History, antt_pontos.Stops,
+                                                           antt_monitriip.Tickets)}
 
 __all__ = ["ADAPTERS", "REPORT_NAME", "IngestError", "IngestReport", "SourceOptions", "ingest"]
 

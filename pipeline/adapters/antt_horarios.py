@@ -31,6 +31,10 @@ FLAG_COLUMNS = {  # source column -> horarios field
 # The export's header, exactly (the file's first line); the flags' source columns follow the time.
 HEADER = "cnpj;razao_social;data_autorizacao;prefixo;descricao_linha;tipo_veiculo;sentido;horario".split(";")
 HEADER += list(FLAG_COLUMNS)
+# SIGMA's monthly "Horários" (2025-): the same columns and a "gratuidade" after the time
+# (../shared/spec/antt-layouts.md; the day and month names are taken to be the 2021 export's: a file that
+# spells them otherwise is refused by its header, naming the columns).
+HEADER_SIGMA = HEADER[:HEADER.index("horario") + 1] + ["gratuidade"] + list(FLAG_COLUMNS)
 
 # Service categories from the lowest class to the highest (the schema's enum order). A mixed vehicle
 # ("MISTO - A / B") offers both classes; it is classified by the highest one it offers (the fare ceiling
@@ -47,6 +51,13 @@ VEHICLE_TYPES = {
     "LEITO SEM AR": "leito_sem_ar",
     "CAMA": "cama",
     "SEMI-URBANO": "semiurbano",
+    # SIGMA's service names (2025-), the later regime's: "Básica" is its basic service, filed as the
+    # 2021 export's most common basic vehicle (convencional com sanitário); "Leito" alone as leito com ar,
+    # as in the mixed types below. The source text stays in horarios.tipo_veiculo.
+    "BASICA": "convencional_com_sanitario",
+    "EXECUTIVA": "executivo",
+    "SEMILEITO": "semileito",
+    "LEITO": "leito_com_ar",
 }
 
 # The parts of a "MISTO - A / B" type that are not themselves a full vehicle type. "LEITO" alone is
@@ -101,7 +112,7 @@ class Timetable(Adapter):
     NAME = NAME
     TITLE = TITLE
     PRINCIPAL = "horarios"
-    LAYOUTS = (Layout("2021", tuple(HEADER)),)
+    LAYOUTS = (Layout("2021", tuple(HEADER)), Layout("SIGMA (2025-)", tuple(HEADER_SIGMA)))
     STEPS = ("category", "direction", "time", "authorised", "flags")
 
     def __init__(self, schema: Schema, report, layout: Layout):
@@ -154,6 +165,7 @@ class Timetable(Adapter):
             "categoria": row.values["categoria"],
             "tipo_veiculo": row.cells["tipo_veiculo"].strip(),
             "data_autorizacao": row.values["data_autorizacao"],
+            "gratuidade": " ".join(row.cells.get("gratuidade", "").split()),  # as published (SIGMA only)
             **{f: row.cells[col].strip() in _FLAG_TRUE for col, f in FLAG_COLUMNS.items()},
         })
 

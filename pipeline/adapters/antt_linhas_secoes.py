@@ -1,10 +1,12 @@
 """The regulator's lines-and-sections export (ANTT "linhas e seções") -> transportadoras, linhas, secoes.
 
 One row per section (trecho with its own fare, art. 3 XXI) of a line: carrier, line (prefix,
-description, ambit), the section's two ends and its extension. ``numero_tar``, ``numero_lop``,
-``outorga_secao`` and ``data_autorizacao`` have no place in the data contract and are left out; the
-export's permit columns are not enough to make an outorga (no instrument, modality or term), so none
-is invented.
+description and its "- Via …" tail, ambit), the section's two ends, its extension and how it is run
+(``outorga_secao``: authorisation, or authorisation by a court order). The 2021 layout and SIGMA's
+"Empresas, Linhas e Seções" (2025-) share this header. ``numero_tar``, ``numero_lop`` and
+``data_autorizacao`` have no place in the data contract and are left out; the export's permit columns
+are not enough to make an outorga (no instrument, modality or term), so none is invented. These are
+records of the regime that replaced Decreto nº 952/1993.
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ AMBITS = {
     "INTERNACIONAL": "internacional",
     "SEMIURBANO": "semiurbano",
 }
+
+
+# The export's words for how a section is run (outorga_secao) -> secoes.tipo_autorizacao. A court order
+# keeps 14 % of SIGMA's sections running (AUTORIZAÇÃO JUDICIAL); any other word rejects the row.
+AUTHORISATIONS = {"AUTORIZACAO": "autorizacao", "AUTORIZACAO JUDICIAL": "autorizacao_judicial"}
 
 
 def ambit(text: str) -> str | None:
@@ -75,25 +82,21 @@ def _joins_terminals(section: dict, ends: Ends) -> str | None:
     return None
 
 
-class LinesAndSections(Adapter):
-    """One row per section of a line -> transportadoras, linhas, secoes."""
-
-    NAME = NAME
-    TITLE = TITLE
-    PRINCIPAL = "secoes"
-    LAYOUTS = (Layout("2021", tuple(HEADER)),)
-    STEPS = ("ambit", "places", "extension")
-
-    def __init__(self, schema: Schema, report, layout: Layout):
-        super().__init__(schema, report, layout)
-        self.line_ends: dict[str, Ends] = {}
-        self.sections: dict[tuple, dict] = {}  # primary key of secoes -> row
-        self.section_line: dict[tuple, int] = {}
+class LineSteps(Adapter):
+    """The row steps of every SIGMA file whose rows name a line with its ambit and how it is run (the
+    sections, the paralysed services, the history)."""
 
     def ambit(self, row: Row) -> str | None:
         row.values["ambito"] = ambit(row.cells["ambito_linha"])
         if row.values["ambito"] is None:
             return f'âmbito desconhecido: coluna "ambito_linha" = "{row.cells["ambito_linha"]}"'
+        return None
+
+    def authorisation(self, row: Row) -> str | None:
+        text = row.cells["outorga_secao"]
+        row.values["tipo_autorizacao"] = AUTHORISATIONS.get(fold(text)) if text.strip() else ""
+        if row.values["tipo_autorizacao"] is None:
+            return f'tipo de autorização desconhecido: coluna "outorga_secao" = "{text}"'
         return None
 
     def places(self, row: Row) -> str | None:
@@ -109,6 +112,33 @@ class LinesAndSections(Adapter):
             section[f"{side}_municipio"], section[f"{side}_uf"] = mun, uf
         return None
 
+    def add_line(self, row: Row) -> bool:
+        """The row's carrier and line (a later row of the line that says otherwise: a conflict)."""
+        self.carriers.add(row.cnpj, row.cells["razao_social"], row.n)
+        descricao = " ".join(row.cells["descricao_linha"].split())
+        ambito = row.values["ambito"]
+        return self.lines.add(row.n, row.prefixo, row.ends, ambito, descricao_linha=descricao, cnpj=row.cnpj,
+                              ambito_linha=ambito)
+
+    def line_tables(self) -> dict[str, list[dict]]:
+        return {"transportadoras": self.carriers.rows(), "linhas": [self.lines.rows[p] for p in sorted(self.lines.rows)]}
+
+
+class LinesAndSections(LineSteps):
+    """One row per section of a line -> transportadoras, linhas, secoes."""
+
+    NAME = NAME
+    TITLE = TITLE
+    PRINCIPAL = "secoes"
+    LAYOUTS = (Layout("2021 e SIGMA (2025-)", tuple(HEADER)),)
+    STEPS = ("ambit", "places", "extension", "authorisation")
+
+    def __init__(self, schema: Schema, report, layout: Layout):
+        super().__init__(schema, report, layout)
+        self.line_ends: dict[str, Ends] = {}
+        self.sections: dict[tuple, dict] = {}  # primary key of secoes -> row
+        self.section_line: dict[tuple, int] = {}
+
     def extension(self, row: Row) -> str | None:
         row.values["km"], why = parse_km(row.cells["extensao_secao"])
         return why
@@ -122,17 +152,14 @@ class LinesAndSections(Adapter):
                                                         "fica registrada")
         else:
             self.report.keep()
-        self.carriers.add(row.cnpj, row.cells["razao_social"], n)
-        descricao = " ".join(row.cells["descricao_linha"].split())
-        ambito = row.values["ambito"]
-        if self.lines.add(n, prefixo, row.ends, ambito, descricao_linha=descricao, cnpj=row.cnpj, ambito_linha=ambito):
+        if self.add_line(row):
             self.line_ends[prefixo] = row.ends
         new = {"linha_prefixo": prefixo, **section, "extensao_km": row.values["km"],
-               "tipo_servico": row.cells["tipo_servico"].strip()}
+               "tipo_servico": row.cells["tipo_servico"].strip(), "tipo_autorizacao": row.values["tipo_autorizacao"]}
         if pk not in self.sections:
             self.sections[pk], self.section_line[pk] = new, n
             return
-        for campo in ("extensao_km", "tipo_servico"):
+        for campo in ("extensao_km", "tipo_servico", "tipo_autorizacao"):
             if self.sections[pk][campo] != new[campo]:
                 self.report.conflict("secao", " | ".join(pk), campo, _km_or_text(self.sections[pk][campo]),
                                      _km_or_text(new[campo]), n, self.section_line[pk])
@@ -148,11 +175,7 @@ class LinesAndSections(Adapter):
             s["extensao_km"] = _km(s["extensao_km"])
         for line in self.lines.rows.values():
             line["extensao_km"] = _km(line.get("extensao_km"))
-        return {
-            "transportadoras": self.carriers.rows(),
-            "linhas": [self.lines.rows[p] for p in sorted(self.lines.rows)],
-            "secoes": list(self.sections.values()),
-        }
+        return {**self.line_tables(), "secoes": list(self.sections.values())}
 
 
 def _km_or_text(value) -> str:

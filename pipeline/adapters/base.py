@@ -33,6 +33,7 @@ from .common import (
     Lines,
     RowChecker,
     SourceOptions,
+    month_first_only,
     read_export,
     source_entry,
     write_package,
@@ -76,6 +77,11 @@ class Adapter:
     PRINCIPAL: ClassVar[str]
     LAYOUTS: ClassVar[tuple[Layout, ...]]
     STEPS: ClassVar[tuple[str, ...]] = ()
+    LINES: ClassVar[bool] = True  # each row names a line (prefixo, descricao_linha), checked by the shared checks
+    CARRIER: ClassVar[bool] = True  # each row names a carrier (cnpj, razao_social), checked likewise
+    # date columns the regulator was reported to write MM/DD/YYYY in some rows: the file is surveyed first,
+    # and ``self.mixed[column]`` says whether it has a date that can only be month first (common.parse_date_either)
+    MIXED_DATES: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, schema: Schema, report: IngestReport, layout: Layout):
         self.schema, self.report, self.layout = schema, report, layout
@@ -106,8 +112,15 @@ class Adapter:
         source = source_entry(cls.TITLE, path, options or SourceOptions(), report)
         adapter = cls(schema, report, layout)
         steps: list[Callable[[Row], str | None]] = [getattr(adapter, name) for name in cls.STEPS]
-        checker = RowChecker(report, layout.names, schema)
-        for n, raw in export.rows:
+        checker = RowChecker(report, layout.names, schema, lines=cls.LINES and cls.CARRIER, carrier=cls.CARRIER)
+        rows = export.rows
+        adapter.mixed = {}
+        if cls.MIXED_DATES:  # a first pass over the file: which of its date columns mix two orders
+            rows = list(rows)
+            where = {c: layout.names.index(c) for c in cls.MIXED_DATES}
+            adapter.mixed = {c: any(len(raw) > i and month_first_only(raw[i]) for _, raw in rows)
+                             for c, i in where.items()}
+        for n, raw in rows:
             start = checker.start(n, raw)
             if start is None:  # an exact duplicate or a row of the wrong width: reported by the checker
                 continue

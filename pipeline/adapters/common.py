@@ -398,12 +398,67 @@ def parse_date_br(value: str, column: str) -> tuple[str | None, str | None]:
         return None, f'data inválida: coluna "{column}" = "{value}" não é uma data DD/MM/AAAA'
 
 
+_DMY = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
+
+
+def _valid(year: int, month: int, day: int) -> bool:
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def month_first_only(value: str) -> bool:
+    """Whether ``value`` can be read only as ``MM/DD/YYYY`` (``09/22/2026``): a file that has such a date
+    writes some of its dates month first."""
+    m = _DMY.fullmatch((value or "").strip())
+    return bool(m) and not _valid(int(m[3]), int(m[2]), int(m[1])) and _valid(int(m[3]), int(m[1]), int(m[2]))
+
+
+def parse_date_either(value: str, column: str, mixed: bool) -> tuple[str | None, str | None]:
+    """A date of a file reported to write ``MM/DD/YYYY`` in some rows (which ones is not documented).
+    ``mixed`` says whether this file's column has a date that can only be month first. When it has not,
+    every date is ``DD/MM/YYYY``, as documented. When it has, a date is read in the only order it can be
+    read in, and one that reads both ways as two different days is refused, never guessed."""
+    value = (value or "").strip()
+    m = _DMY.fullmatch(value)
+    if not mixed or not m:
+        return parse_date_br(value, column)
+    first, second, year = int(m[1]), int(m[2]), int(m[3])
+    day_first, month_first = _valid(year, second, first), _valid(year, first, second)
+    if day_first and month_first and first != second:
+        return None, (f'data ambígua: coluna "{column}" = "{value}" pode ser DD/MM/AAAA ou MM/DD/AAAA, e este '
+                      "arquivo traz as duas ordens (a fonte não documenta qual linha usa qual)")
+    if day_first:
+        return date(year, second, first).isoformat(), None
+    if month_first:
+        return date(year, first, second).isoformat(), None
+    return parse_date_br(value, column)
+
+
 def parse_place_code(code: str) -> str | None:
     """A UF, or a country as its ISO 3166-1 alpha-3 code; None when it is neither."""
     code = fold(code)
     if code in UFS or code in ISO_COUNTRIES:
         return code
     return COUNTRY_ALIASES.get(code)
+
+
+# How SIGMA and Monitriip write one place: "Município - UF", "MUNICÍPIO(UF)" or "UF/Município".
+_PLACE_FORMS = {"Município - UF": re.compile(r"(?P<municipio>.+?)\s+-\s+(?P<uf>[A-Za-z]{2,3})"),
+                "MUNICÍPIO(UF)": re.compile(r"(?P<municipio>.+?)\s*\((?P<uf>[A-Za-z]{2,3})\)"),
+                "UF/Município": re.compile(r"(?P<uf>[A-Za-z]{2,3})\s*/\s*(?P<municipio>.+)")}
+
+
+def parse_place(value: str, forms: tuple[str, ...] = tuple(_PLACE_FORMS)) -> tuple[str, str] | None:
+    """``(municipality, UF or country)`` of a place written in one of ``forms``; None when it is not."""
+    text = " ".join((value or "").split())
+    for form in forms:
+        m = _PLACE_FORMS[form].fullmatch(text)
+        if m and (uf := parse_place_code(m["uf"])):
+            return m["municipio"].strip(), uf
+    return None
 
 
 def is_country(code: str) -> bool:
@@ -422,32 +477,46 @@ class Ends:
     origem_uf: str
     destino_municipio: str
     destino_uf: str
+    via: str = ""  # the tail that names the route: "Via João Monlevade (MG)" (linhas.via)
 
     @property
     def international(self) -> bool:
         return is_country(self.origem_uf) or is_country(self.destino_uf)
 
 
-def parse_description(value: str, column: str = "descricao_linha") -> tuple[Ends | None, str | None]:
-    """``CIDADE(UF) - CIDADE(UF)`` or ``UF/Cidade - UF/Cidade`` -> the two ends.
+# The tail some SIGMA descriptions carry after the destination, naming the route:
+# "ES/Guarapari - MG/Belo Horizonte - Via João Monlevade (MG)".
+_VIA_TAIL = re.compile(r"\s+-\s+(?P<via>via\s.+)", re.I)
 
-    Municipality names stay as written (trimmed); the codes become a UF or an ISO alpha-3 country.
+
+def parse_description(value: str, column: str = "descricao_linha") -> tuple[Ends | None, str | None]:
+    """``CIDADE(UF) - CIDADE(UF)`` or ``UF/Cidade - UF/Cidade``, with an optional tail ``- Via …`` -> the
+    two ends and the tail (``Ends.via``).
+
+    Municipality names stay as written (trimmed); the codes become a UF or an ISO alpha-3 country. Any
+    other third part (``- Outra Coisa``) is ambiguous and refused: it would be read into the name of the
+    destination municipality.
     """
     text = " ".join((value or "").split())
+    via = ""
+    tail = _SLASH_FORM.fullmatch(text) and _VIA_TAIL.search(text)
+    if tail:
+        text, via = text[: tail.start()], tail["via"]
     m = _PAREN_FORM.fullmatch(text) or _SLASH_FORM.fullmatch(text)
     bad = f'descrição ilegível: coluna "{column}" = "{value}" não está no formato CIDADE(UF) - CIDADE(UF) nem UF/Cidade - UF/Cidade'
     if not m:
         return None, bad
     om, dm = m["om"].strip(), m["dm"].strip()
-    if not om or not dm or re.search(r"\)\s*-\s", om + " " + dm) or re.search(r"/.*\s-\s", dm):
-        return None, bad  # three ends or more: ambiguous
+    if not om or not dm or re.search(r"\)\s*-\s", om + " " + dm) or re.search(r"/.*\s-\s", dm) \
+            or (m.re is _SLASH_FORM and re.search(r"\s-\s", dm)):
+        return None, bad  # three ends or more, or a tail that is not "- Via …": ambiguous
     ou, du = parse_place_code(m["ou"]), parse_place_code(m["du"])
     for raw, code in ((m["ou"], ou), (m["du"], du)):
         if code is None:
             return None, (
                 f'descrição ilegível: coluna "{column}" = "{value}": "{raw.strip()}" não é uma UF nem um país conhecido'
             )
-    return Ends(om, ou, dm, du), None
+    return Ends(om, ou, dm, du, via), None
 
 
 # --- the checks every export row passes first --------------------------------------------------
@@ -469,8 +538,10 @@ class RowChecker:
     """Exact duplicates and wrong widths are reported here and give ``None``; otherwise the CNPJ, the
     razão social, the prefix (the schema's pattern) and the description are read, in that order."""
 
-    def __init__(self, report: IngestReport, header: list[str], schema: Schema):
-        self.report, self.header = report, header
+    def __init__(self, report: IngestReport, header: list[str], schema: Schema, lines: bool = True,
+                 carrier: bool = True):
+        # lines: each row names a line (prefixo, descricao_linha); carrier: each row names a carrier (cnpj, razão)
+        self.report, self.header, self.lines, self.carrier = report, header, lines, carrier
         self.prefix_re = re.compile(schema["linhas"].field("prefixo")["constraints"]["pattern"])
         self.seen: dict[tuple, int] = {}  # exact row -> its first line
 
@@ -486,9 +557,13 @@ class RowChecker:
             )
             return None
         row = dict(zip(self.header, raw))
+        if not self.carrier:
+            return RowStart(row, "", "", None, None)
         cnpj, why = parse_cnpj(row["cnpj"])
         if why is None and not row["razao_social"].strip():
             why = 'razão social ausente: coluna "razao_social" vazia'
+        if not self.lines:
+            return RowStart(row, cnpj, "", None, why)
         prefixo = row["prefixo"].strip()
         if why is None and not self.prefix_re.fullmatch(prefixo):
             why = f'prefixo ilegível: coluna "prefixo" = "{row["prefixo"]}" não é NN-NNNN-NN nem AAAA0000000'
@@ -524,6 +599,7 @@ class Lines:
             "destino_municipio": ends.destino_municipio,
             "destino_uf": ends.destino_uf,
             "ambito": ambito,
+            "via": ends.via,
         }
         self._first[prefixo] = (line, compared)
         return True

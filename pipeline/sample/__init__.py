@@ -41,10 +41,12 @@ from . import scenarios
 from .caducidades import rows_caducidades
 from .carriers import rows_transportadoras
 from .fares import CATEGORIAS, rows_tarifas
+from .habilitacoes import rows_habilitacoes
 from .infractions import rows_infracoes
 from .lines import rows_linhas, rows_secoes
 from .outorgas import rows_outorgas
 from .promotions import rows_tarifas_promocionais
+from .regime_atual import rows_bilhetes, rows_historico_linhas, rows_paradas, rows_paralisacoes
 from .timetables import rows_horarios
 from .world import World
 
@@ -137,6 +139,14 @@ def _write(counts: dict[str, int], seed: int, out: Path) -> dict[str, int]:
         "horarios": rows_horarios(random.Random(seed * 1_000_003 + 20), world.lines, world.outorgas, world.keys,
                                   world.as_of, schema),
         "secoes": rows_secoes(world.keys),
+        # its own random stream too: the tables of the regime after the decree leave the others as they were
+        "habilitacoes": rows_habilitacoes(random.Random(seed * 1_000_003 + 30), world.carriers, world.as_of),
+        "historico_linhas": rows_historico_linhas(random.Random(seed * 1_000_003 + 40), world.lines, world.outorgas,
+                                                  world.as_of),
+        "paralisacoes": rows_paralisacoes(random.Random(seed * 1_000_003 + 50), world.lines, world.outorgas,
+                                          world.as_of),
+        "paradas": rows_paradas(random.Random(seed * 1_000_003 + 60), world.lines, world.outorgas),
+        "bilhetes": rows_bilhetes(random.Random(seed * 1_000_003 + 70), world.lines, world.as_of),
     }
     missing = [name for name in schema.tables if name not in tables]
     if missing:
