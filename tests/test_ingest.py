@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import FIXTURES, SHARED, cli
+from conftest import FIXTURES, SHARED, cli, page_text
 
 from pipeline import SAMPLE_DIR
 from pipeline.adapters import IngestError, IngestReport, ingest
@@ -128,6 +128,7 @@ def test_real_export_tables(real):
         "ambito": "interestadual",
         "itinerario": "",
         "extensao_km": "",
+        "via": "",  # the 2021 descriptions carry no "- Via" tail
     }
     assert lines["12-1070-70"]["origem_municipio"] == "PLANALTINA (URB)"  # as written
     ambitos = [ln["ambito"] for ln in lines.values()]
@@ -594,7 +595,7 @@ def test_a_file_of_no_known_layout_names_the_known_ones(tmp_path):
     result = cli("ingest", str(export), "--out", str(tmp_path / "out"))
     assert result.returncode == 1 and not (tmp_path / "out").exists()
     assert "não é o de nenhuma exportação conhecida" in result.stderr
-    assert "antt-horarios (2021)" in result.stderr and "antt-linhas-secoes (2021)" in result.stderr
+    assert "antt-horarios (2021, SIGMA (2025-))" in result.stderr and "antt-empresas-habilitadas (regular" in result.stderr
 
 
 def _damaged_copy(tmp_path: Path, change) -> Path:
@@ -619,3 +620,325 @@ def test_a_copy_of_the_real_export_with_its_accents_lost_is_refused_whole(change
     assert result.returncode == 1 and not (tmp_path / "out").exists()
     [message] = [line for line in result.stderr.splitlines() if line.startswith("erro:")]
     assert f"linha {first}, coluna " in message and said in message and "nada foi gravado" in message
+
+
+# --- SIGMA's current layouts (2025-) ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sigma_sections(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sigma") / "secoes"
+    return out, ingest(None, ANTT / "linhas-secoes-sigma.csv", out)
+
+
+def test_sigma_sections_every_row_accounted_for(sigma_sections):
+    out, report = sigma_sections
+    assert report.adaptador == "antt-linhas-secoes"
+    assert (report.lidas, report.mantidas, report.rejeitadas) == (8, 6, 2)
+    assert_adds_up(saved_report(out))
+    why = rejected(report)
+    assert "descrição ilegível" in why[8]["motivo"] and "Pela BR-153" in why[8]["motivo"]
+    assert why[9]["motivo"] == 'tipo de autorização desconhecido: coluna "outorga_secao" = "LIMINAR"'
+
+
+def test_sigma_sections_keep_the_court_order_and_the_route_tail(sigma_sections):
+    out, _ = sigma_sections
+    line = by(rows(out, "linhas"), "prefixo")["ESMG0040011"]
+    assert (line["destino_municipio"], line["destino_uf"], line["via"]) == ("Belo Horizonte", "MG",
+                                                                           "Via João Monlevade (MG)")
+    assert line["descricao"] == "ES/Guarapari - MG/Belo Horizonte - Via João Monlevade (MG)"
+    sections = rows(out, "secoes")
+    kinds = {(s["linha_prefixo"], s["origem_municipio"]): s["tipo_autorizacao"] for s in sections}
+    assert kinds[("ESMG0040011", "Guarapari")] == kinds[("ESMG0040011", "Vitória")] == "autorizacao_judicial"
+    assert kinds[("RJSP0030026", "Magé")] == "autorizacao"
+    assert {s["tipo_servico"] for s in sections} == {"Semileito", "Executiva", "", "Básica", "Leito"}
+    assert all(s["extensao_km"] == "" for s in sections)  # empty in the CSV: never invented
+
+
+def test_sigma_sections_resolve_to_ibge_and_build(sigma_sections, tmp_path):
+    out, report = sigma_sections
+    assert report.municipios_nao_resolvidos == []  # "Belo Horizonte", not "Belo Horizonte - Via João…"
+    site = tmp_path / "site"
+    build(Settings(data=(out,), out=site, as_of=AS_OF, search_index=False))
+    page = BeautifulSoup((site / "linhas" / "esmg0040011" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    text = " ".join(page.get_text(" ").split())
+    assert "Via João Monlevade (MG)" in text and "autorização judicial" in text.lower()
+
+
+def test_sigma_timetable_keeps_gratuidade_and_maps_the_service_names(tmp_path):
+    out = tmp_path / "horarios"
+    report = ingest(None, ANTT / "horarios-sigma.csv", out)
+    assert report.adaptador == "antt-horarios" and (report.lidas, report.mantidas, report.rejeitadas) == (6, 5, 1)
+    assert rejected(report)[7]["motivo"] == 'tipo de veículo desconhecido: coluna "tipo_veiculo" = "Double Deck"'
+    got = {(h["linha_prefixo"], h["horario"]): h for h in rows(out, "horarios")}
+    assert {k: (h["tipo_veiculo"], h["categoria"], h["gratuidade"]) for k, h in got.items()} == {
+        ("GOTO0113002", "08:00"): ("Básica", "convencional_com_sanitario", "Idoso"),
+        ("GOTO0113002", "21:30"): ("Leito", "leito_com_ar", ""),
+        ("ESMG0040011", "22:15"): ("Executiva", "executivo", "ID Jovem"),
+        ("RJSP0030026", "06:45"): ("Semileito", "semileito", ""),
+        ("RJSP0030026", "23:59"): ("Cama", "cama", ""),
+    }
+    assert got[("RJSP0030026", "06:45")]["sabado"] == "true" and got[("RJSP0030026", "06:45")]["segunda"] == "false"
+    assert by(rows(out, "linhas"), "prefixo")["ESMG0040011"]["via"] == "Via João Monlevade (MG)"
+    assert check(Settings(data=(out,))).valid
+
+
+# --- licensed carriers (Empresas Habilitadas), three layouts -----------------------------------------
+
+
+def test_licensed_carriers_regular_file(tmp_path):
+    out = tmp_path / "habilitadas"
+    report = ingest(None, ANTT / "habilitadas-regular.csv", out)
+    assert report.adaptador == "antt-empresas-habilitadas"
+    assert (report.lidas, report.mantidas, report.mescladas, report.rejeitadas) == (5, 3, 1, 1)
+    assert_adds_up(saved_report(out))
+    assert 'data inválida: coluna "vigencia" = "2027-01-31"' in rejected(report)[6]["motivo"]
+    [conflict] = report.conflitos
+    assert (conflict["campo"], conflict["mantido"], conflict["ignorado"]) == ("numero_tar", "123/2019", "124/2019")
+    got = by(rows(out, "habilitacoes"), "transportadora_cnpj")
+    assert {c: (h["mercado"], h["numero_tar"], h["vigencia"]) for c, h in got.items()} == {
+        "32285454000142": ("regular", "123/2019", "2027-12-31"),
+        "00018127000138": ("regular", "", "2026-03-15"),
+        "55667788000186": ("regular", "456/2020", "2028-06-30"),
+    }
+    assert set(by(rows(out, "transportadoras"), "cnpj")) == set(got)  # the carriers, those with no line too
+    assert check(Settings(data=(out,))).valid
+
+
+@pytest.mark.parametrize("fixture, expected", [
+    ("habilitadas-semiurbano.csv", {"55667788000186": ("semiurbano", "", "2027-01-01", "Habilitada", "", ""),
+                                    "00018127000138": ("semiurbano", "", "", "Suspensa", "", "")}),
+    ("habilitadas-2021.csv", {"32285454000142": ("regular", "", "2022-12-31", "ATIVA", "AUTORIZAÇÃO", "REGULAR")}),
+])
+def test_licensed_carriers_other_layouts(fixture, expected, tmp_path):
+    out = tmp_path / "habilitadas"
+    report = ingest(None, ANTT / fixture, out)
+    assert report.rejeitadas == 0 and report.mantidas == len(expected)
+    got = {h["transportadora_cnpj"]: (h["mercado"], h["numero_tar"], h["vigencia"], h["situacao"], h["regime"],
+                                      h["modalidade"]) for h in rows(out, "habilitacoes")}
+    assert got == expected
+
+
+def test_a_carrier_page_shows_its_licence_and_a_licensed_carrier_with_no_line_has_a_page(sigma_sections, tmp_path):
+    sections, _ = sigma_sections
+    licences = tmp_path / "habilitadas"
+    ingest(None, ANTT / "habilitadas-regular.csv", licences)
+    site = tmp_path / "site"
+    build(Settings(data=(sections, licences), out=site, as_of=date(2026, 11, 29), search_index=False))
+
+    def text(cnpj):
+        return " ".join(BeautifulSoup((site / "transportadoras" / cnpj / "index.html").read_text(encoding="utf-8"),
+                                      "html.parser").get_text(" ").split())
+
+    tocantins = text("00018127000138")
+    assert "Habilitação no regime atual" in tocantins and "não informado" in tocantins
+    assert "15/03/2026 (já passada em 29/11/2026" in tocantins  # the regulator's date, compared, not judged
+    assert "nenhuma regra, prazo ou consequência do decreto" in tocantins
+    sem_linha = text("55667788000186")
+    assert "456/2020" in sem_linha and "30/06/2028" in sem_linha and "já passada" not in sem_linha
+
+
+# --- paralysed services and line history (SIGMA), dates in two orders --------------------------------
+
+
+def test_paralysed_services_dates_are_read_in_their_only_order_or_refused(tmp_path):
+    out = tmp_path / "paralisados"
+    report = ingest(None, ANTT / "paralisados-sigma.csv", out)
+    assert report.adaptador == "antt-servicos-paralisados"
+    assert (report.lidas, report.mantidas, report.rejeitadas) == (6, 3, 3)
+    why = rejected(report)
+    assert why[2]["motivo"].startswith('data ambígua: coluna "data_paralisacao" = "03/02/2026"')
+    assert why[5]["motivo"].startswith('data ambígua: coluna "data_paralisacao" = "05/06/2026"')
+    assert "data da paralisação ausente" in why[7]["motivo"]
+    got = {(p["origem_municipio"], p["destino_municipio"]): p["data_paralisacao"] for p in rows(out, "paralisacoes")}
+    assert got == {("Anápolis", "Palmas"): "2026-09-22", ("Goiânia", "Palmas"): "2026-08-15",
+                   ("Goiânia", "Gurupi"): "2026-07-07"}
+    assert check(Settings(data=(out,))).valid
+
+
+def test_line_history_keeps_the_record_as_published(tmp_path):
+    out = tmp_path / "historico"
+    report = ingest(None, ANTT / "historico-sigma.csv", out)
+    assert report.adaptador == "antt-historico-linhas" and (report.mantidas, report.rejeitadas) == (2, 3)
+    assert "protocolo ausente" in rejected(report)[6]["motivo"]
+    got = by(rows(out, "historico_linhas"), "protocolo")
+    court = got["50500.034567/2026-32"]
+    assert (court["data_atualizacao"], court["descricao"], court["situacao_servico"], court["tipo_autorizacao"]) == (
+        "2026-01-15", "Cumprimento de decisão judicial", "Ativo", "autorizacao_judicial")
+    assert check(Settings(data=(out,))).valid
+
+
+def test_a_line_page_says_it_is_paralysed_and_shows_its_history(sigma_sections, tmp_path):
+    sections, _ = sigma_sections
+    folders = [sections]
+    for fixture in ("paralisados-sigma.csv", "historico-sigma.csv"):
+        folders.append(tmp_path / fixture.split("-")[0])
+        ingest(None, ANTT / fixture, folders[-1])
+    site = tmp_path / "site"
+    build(Settings(data=tuple(folders), out=site, as_of=date(2026, 11, 29), search_index=False))
+
+    def text(prefixo):
+        return page_text(site / "linhas" / prefixo.lower() / "index.html")
+
+    goto = text("GOTO0113002")
+    assert "Serviço paralisado: segundo o regulador, 3 trechos desta linha estão paralisados, o primeiro desde 07/07/2026" in goto
+    assert "Anápolis (GO) → Palmas (TO) 22/09/2026" in goto
+    assert "As paralisações são registros do regime que substituiu o Decreto nº 952/1993" in goto
+    esmg = text("ESMG0040011")
+    assert "15/01/2026 50500.034567/2026-32 Cumprimento de decisão judicial Ativo" in esmg
+    assert "Serviço paralisado" not in esmg and "Nenhuma paralisação registrada" in esmg
+
+
+def test_a_paralysed_section_is_said_and_never_offered_on_the_pair(sigma_sections, tmp_path):
+    sections, _ = sigma_sections
+    paralysed = tmp_path / "paralisados"
+    ingest(None, ANTT / "paralisados-sigma.csv", paralysed)
+    site = tmp_path / "site"
+    build(Settings(data=(sections, paralysed), out=site, as_of=date(2026, 11, 29), search_index=False))
+    pair = site / "cidades" / "go" / "goiania" / "para" / "to-palmas"
+    text = page_text(pair / "index.html")
+    assert "Paralisado: segundo o regulador, o trecho de Goiânia para Palmas está paralisado na linha abaixo" in text
+    assert "GOTO0113002 , linha de Goiânia a Palmas: trecho paralisado desde 15/08/2026" in text
+    assert "Nenhuma partida oferecida de Goiânia para Palmas: o trecho está paralisado em todas as linhas que o servem" in text
+    assert 'class="rota-linhas"' not in (pair / "index.html").read_text(encoding="utf-8")  # no empty table
+    answer = json.loads(pair.with_suffix(".json").read_text(encoding="utf-8"))
+    assert answer["linhas"] == [] and [x["prefixo"] for x in answer["paralisadas"]] == ["GOTO0113002"]
+    assert answer["paralisadas"][0]["desde_texto"] == "15/08/2026"
+    # the other direction was not published as paralysed: still offered
+    back = json.loads((site / "cidades" / "to" / "palmas" / "para" / "go-goiania.json").read_text(encoding="utf-8"))
+    assert [x["prefixo"] for x in back["linhas"]] == ["GOTO0113002"] and back["paralisadas"] == []
+
+
+# --- the operational scheme (stops): the itinerary and the answer from A to B --------------------------
+
+
+def test_stops_ingest_every_row_accounted_for(tmp_path):
+    out = tmp_path / "pontos"
+    report = ingest(None, ANTT / "pontos-sigma.csv", out)
+    assert report.adaptador == "antt-pontos-esquema-operacional"
+    assert (report.lidas, report.mantidas, report.duplicadas, report.rejeitadas) == (9, 5, 1, 3)
+    why = rejected(report)
+    assert "não começa pelo código ANTT" in why[8]["motivo"] and "Município - UF" in why[9]["motivo"]
+    assert why[10]["motivo"] == 'marcação ilegível: coluna "secao" = "S" (esperado Sim ou Não)'
+    stops = rows(out, "paradas")
+    assert [(s["sequencia"], s["codigo_parada"], s["municipio"]) for s in stops] == [
+        ("1", "GO00001", "Goiânia"), ("2", "GO00105", "Anápolis"), ("3", "GO00230", "Uruaçu"),
+        ("4", "TO00077", "Gurupi"), ("5", "TO00001", "Palmas")]
+    assert stops[2]["refeicao"] == "true" and stops[2]["troca_de_veiculo"] == "false"
+    assert check(Settings(data=(out,))).valid
+
+
+def test_the_answer_from_a_to_b_includes_lines_that_stop_in_both_in_that_order(tmp_path):
+    stops = tmp_path / "pontos"
+    ingest(None, ANTT / "pontos-sigma.csv", stops)
+    site = tmp_path / "site"
+    build(Settings(data=(stops,), out=site, as_of=date(2026, 11, 29), search_index=False))
+    line = page_text(site / "linhas" / "goto0113002" / "index.html")
+    assert "3 POSTO TREVÃO (GO00230) Uruaçu (GO) ponto de apoio, lanche, refeição, troca de motorista" in line
+    # Anápolis and Gurupi are neither terminals nor the ends of a section: the stops alone join them
+    there = site / "cidades" / "go" / "anapolis" / "para" / "to-gurupi"
+    answer = json.loads(there.with_suffix(".json").read_text(encoding="utf-8"))
+    [served] = answer["linhas"]
+    assert served["prefixo"] == "GOTO0113002" and served["por_paradas"] and served["partidas_semana"] is None
+    assert "para em Anápolis e depois em Gurupi no seu esquema operacional" in page_text(there / "index.html")
+    assert not (site / "cidades" / "to" / "gurupi" / "para" / "go-anapolis.json").exists()  # not in that order
+
+
+def test_achados_lists_where_the_regulators_publications_disagree(sigma_sections, tmp_path):
+    sections, _ = sigma_sections
+    folders = [sections]
+    for fixture in ("horarios-sigma.csv", "habilitadas-regular.csv", "paralisados-sigma.csv"):
+        folders.append(tmp_path / fixture.split(".")[0])
+        ingest(None, ANTT / fixture, folders[-1])
+    site = tmp_path / "site"
+    build(Settings(data=tuple(folders), out=site, as_of=date(2026, 11, 29), search_index=False))
+    found = {(r["regra"], r["chave"]): r for r in rows(site / "dados", "inconsistencias")}
+    assert set(found) == {("horario-em-secao-paralisada", "GOTO0113002"),
+                          ("linhas-com-habilitacao-vencida", "00018127000138"),
+                          ("habilitada-sem-linha", "55667788000186")}
+    stopped = found[("horario-em-secao-paralisada", "GOTO0113002")]
+    assert stopped["descricao"] == ("A linha GOTO0113002 tem 1 partida no sentido ida no quadro de horários, mas a "
+                                    "ligação Goiânia (GO) → Palmas (TO) está publicada como paralisada desde 15/08/2026.")
+    assert len(stopped["fontes"].split(" | ")) == 2  # the timetable's and the paralysis's
+    assert found[("linhas-com-habilitacao-vencida", "00018127000138")]["transportadora_nome"] == \
+        "TOCANTINS TRANSPORTE E TURISMO LTDA"
+    page = page_text(site / "achados" / "index.html").replace(" ,", ",").replace(" )", ")")  # as read, without the gaps of tags
+    assert "Inconsistências entre publicações do regulador" in page and "Não são infrações ao Decreto nº 952/1993" in page
+    assert "0 inconsistências (compara horarios, secoes)" in page  # the rule ran, and found none
+    listed = BeautifulSoup((site / "achados" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    assert len(listed.select("dl.inconsistencias dt")) == 4
+    assert not (site / "dados" / "achados.csv").read_text(encoding="utf-8").count("\n") > 1  # none is a finding
+
+
+def test_an_inconsistency_rule_whose_tables_no_source_covers_says_so(sigma_sections, tmp_path):
+    sections, _ = sigma_sections
+    site = tmp_path / "site"
+    build(Settings(data=(sections,), out=site, as_of=date(2026, 11, 29), search_index=False))
+    page = page_text(site / "achados" / "index.html").replace(" ,", ",")
+    assert "não verificada: as fontes deste site não incluem horarios, paralisacoes" in page
+    assert "Nenhuma comparação pôde ser feita com as fontes deste site" in page
+
+
+# --- Monitriip: tickets sold and the price actually paid -------------------------------------------
+
+
+def test_monitriip_tickets_refuse_what_the_layout_leaves_open(tmp_path):
+    out = tmp_path / "bilhetes"
+    report = ingest(None, ANTT / "monitriip-bilhetes.csv", out)
+    assert report.adaptador == "antt-monitriip-bilhetes"
+    assert (report.lidas, report.mantidas, report.rejeitadas) == (9, 6, 3)
+    why = rejected(report)
+    assert why[8]["motivo"].startswith('ponto ilegível: coluna "ponto_origem_viagem" = "Terminal Rodoviário de Goiânia"')
+    assert why[9]["motivo"] == 'mês ilegível: coluna "mes_emissao_bilhete" = "13/2026" não é MM/AAAA nem AAAA-MM'
+    assert why[10]["motivo"].startswith('número ilegível: coluna "media_valor_total" = "199.00"')
+    got = rows(out, "bilhetes")
+    leito = next(r for r in got if r["tipo_servico"] == "Leito")
+    assert (leito["mes_viagem"], leito["mes_emissao"], leito["valor_medio"], leito["quantidade"]) == (
+        "2026-08", "2026-07", "1250.0", "40")
+    assert check(Settings(data=(out,))).valid
+
+
+def test_a_pair_page_shows_what_passengers_paid_month_by_month(tmp_path):
+    sections = tmp_path / "secoes"
+    ingest(None, ANTT / "linhas-secoes-sigma.csv", sections)
+    tickets = tmp_path / "bilhetes"
+    ingest(None, ANTT / "monitriip-bilhetes.csv", tickets)
+    site = tmp_path / "site"
+    build(Settings(data=(sections, tickets), out=site, as_of=date(2026, 11, 29), search_index=False))
+    pair = site / "cidades" / "go" / "goiania" / "para" / "to-palmas"
+    answer = json.loads(pair.with_suffix(".json").read_text(encoding="utf-8"))
+    months = {m["mes"]: m for m in answer["bilhetes"]}
+    # recomputed from the fixture: September, 1,240 + 860 paid and 95 free, the mean weighted by tickets
+    sep = months["2026-09"]
+    assert (sep["bilhetes"], sep["pagos"]) == (2195, 2100)
+    assert sep["valor_medio_pago"] == pytest.approx((189.90 * 1240 + 205.10 * 860) / 2100)
+    assert months["2026-07"]["bilhetes"] == 1500  # "GOIANIA(GO)" is the same place as "Goiânia - GO"
+    text = page_text(pair / "index.html")
+    assert "Quantos viajaram e quanto pagaram (Monitriip)" in text
+    assert "09/2026 2.195 2.100 95 R$ 196,12" in text  # 196.1247… rounded
+    chart = (pair / "index.html").read_text(encoding="utf-8")
+    assert '<title id="grafico-bilhetes-titulo">Bilhetes vendidos por mês da viagem</title>' in chart
+    assert "3 meses, de 07/2026 a 09/2026" in chart
+    back = json.loads((site / "cidades" / "to" / "palmas" / "para" / "go-goiania.json").read_text(encoding="utf-8"))
+    assert [m["bilhetes"] for m in back["bilhetes"]] == [700]  # the other way, as published
+
+
+def test_a_line_and_a_carrier_page_show_the_inconsistencies_that_concern_them(sigma_sections, tmp_path):
+    sections, _ = sigma_sections
+    folders = [sections]
+    for fixture in ("horarios-sigma.csv", "habilitadas-regular.csv", "paralisados-sigma.csv", "pontos-sigma.csv"):
+        folders.append(tmp_path / fixture.split(".")[0])
+        ingest(None, ANTT / fixture, folders[-1])
+    site = tmp_path / "site"
+    build(Settings(data=tuple(folders), out=site, as_of=date(2026, 11, 29), search_index=False))
+    line = page_text(site / "linhas" / "goto0113002" / "index.html").replace(" :", ":")  # without the gap of </strong>
+    assert "Inconsistências entre publicações do regulador" in line
+    assert "Horários numa ligação publicada como paralisada: A linha GOTO0113002 tem 1 partida no sentido ida" in line
+    carrier = page_text(site / "transportadoras" / "55667788000186" / "index.html").replace(" :", ":")
+    assert "Transportadora habilitada sem linha no quadro de horários: A transportadora está habilitada" in carrier
+    quiet = page_text(site / "linhas" / "rjsp0030026" / "index.html")
+    assert "Inconsistências entre publicações" not in quiet
+    # Goiânia -> Gurupi is served through the stops of GOTO0113002, whose Goiânia -> Gurupi stretch is paralysed
+    pair = page_text(site / "cidades" / "go" / "goiania" / "para" / "to-gurupi" / "index.html")
+    assert ("o trecho de Goiânia para Gurupi está paralisado na linha abaixo, que por isso não é oferecida aqui, nem suas "
+            "partidas: GOTO0113002 , linha de Goiânia a Palmas: trecho paralisado desde 07/07/2026") in pair

@@ -20,7 +20,7 @@ from ..legal.tarifas import FareHistory
 from ..read import SourceTable
 from ..read.source import once_per_value
 from ..schema import Schema
-from . import findings, joins
+from . import findings, inconsistencies, joins
 from . import municipios as places
 from .completeness import completeness
 from .typed import typed_frame
@@ -36,6 +36,8 @@ class Derived:
     as_of: date
     unchecked: dict[str, list[str]] = field(default_factory=dict)
     completeness: dict = field(default_factory=dict)
+    # each inconsistency rule (derive/inconsistencies.py) that could not run -> the tables no source covers
+    unchecked_inconsistencies: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _col(df: pd.DataFrame, values) -> pd.Series:
@@ -132,6 +134,9 @@ def derive(
     derive_infracoes(t["infracoes"], t["enquadramentos"])
     places.add_codes(t["linhas"])
     places.add_codes(t["secoes"])
+    places.add_codes(t["paralisacoes"])
+    places.add_code(t["paradas"])
+    places.add_codes(t["bilhetes"])
     for name, table in schema.tables.items():
         joins.add(t[name], table, t, schema)
     fonte = schema.provenance_field["name"]
@@ -144,7 +149,10 @@ def derive(
     achados, unchecked = findings.find(t, schema, covered)
     joins.add(achados, schema.published_tables["achados"], t, schema)
     t["achados"] = achados
+    incoherent, unchecked_inconsistencies = inconsistencies.find(t, schema, as_of, covered)
+    joins.add(incoherent, schema.published_tables["inconsistencias"], t, schema)
+    t["inconsistencias"] = incoherent
     t["municipios"] = places.municipios(t["linhas"], t["secoes"],
                                         schema.published_tables["municipios"].field_names)
     sources = {name: t[name][fonte].tolist() for name in schema.tables}
-    return Derived(t, as_of, unchecked, completeness(accepted, sources, schema, covered))
+    return Derived(t, as_of, unchecked, completeness(accepted, sources, schema, covered), unchecked_inconsistencies)

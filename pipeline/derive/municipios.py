@@ -23,6 +23,12 @@ def add_codes(df: pd.DataFrame) -> None:
                                                dtype=object)
 
 
+def add_code(df: pd.DataFrame, municipio: str = "municipio", uf: str = "uf", code: str = "codigo_ibge") -> None:
+    """The IBGE code of the one place of each row (a stop), None where unresolved."""
+    df[code] = pd.Series([resolve(m, u).codigo_ibge for m, u in zip(df[municipio], df[uf])], index=df.index,
+                         dtype=object)
+
+
 def municipios(linhas: pd.DataFrame, secoes: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     """One row per place a line or section names, sorted by key."""
     spellings: dict[str, set[str]] = {}

@@ -68,6 +68,7 @@ def template_globals(data: SiteData) -> dict:
     return {
         "grade_horarios": lambda line: timetable.grid(line["horarios"], weekdays, months, category),
         "grafico_tarifas": lambda line: charts.fare_history_svg(line["tarifas"], data.as_of, category),
+        "grafico_bilhetes": charts.tickets_svg,
         "rotulo": lambda table, field, value: label(data.schema, table, field, value),
         "lei": legal_numbers(),
         "cobertura": data.coverage,
@@ -201,8 +202,11 @@ class SectionsGenerator(PortalGenerator):
 class FindingsGenerator(PortalGenerator):
     def generate_output(self, writer):
         from ..derive.findings import RULES
+        from ..derive.inconsistencies import RULES as INCONSISTENCY_RULES
 
-        self.page("achados/", "achados", regras=RULES, nao_verificadas=self.data.unchecked)
+        self.page("achados/", "achados", regras=RULES, nao_verificadas=self.data.unchecked,
+                  regras_inconsistencia=INCONSISTENCY_RULES,
+                  inconsistencias_nao_verificadas=self.data.unchecked_inconsistencies)
 
 
 class LawGenerator(PortalGenerator):

@@ -10,6 +10,8 @@ from html import escape
 
 from markupsafe import Markup
 
+from .filters import mes_br
+
 WIDTH, HEIGHT = 640, 260
 LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 40
 MAX_SERIES = 6
@@ -72,3 +74,43 @@ def fare_history_svg(fares: list[dict], as_of: date, label) -> Markup | None:
 
 def _reais(v: float) -> str:
     return "R$ " + f"{v:,.0f}".replace(",", ".")
+
+
+def tickets_svg(months: list[dict]) -> Markup | None:
+    """Bars of the tickets sold per travel month (Monitriip), paid and free stacked; None with fewer than two
+    months. The figures are in the table beside it."""
+    if len(months) < 2:
+        return None
+    top = max(m["bilhetes"] for m in months) or 1
+    step = 10 ** max(0, len(str(top)) - 1)
+    top = math.ceil(top / step) * step
+    width = (WIDTH - LEFT - RIGHT) / len(months)
+
+    def y(v: float) -> float:
+        return TOP + (HEIGHT - TOP - BOTTOM) * (1 - v / top)
+
+    first, last = months[0]["mes"], months[-1]["mes"]
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+             f'aria-labelledby="grafico-bilhetes-titulo grafico-bilhetes-desc" class="grafico">',
+             '<title id="grafico-bilhetes-titulo">Bilhetes vendidos por mês da viagem</title>',
+             f'<desc id="grafico-bilhetes-desc">{len(months)} meses, de {mes_br(first)} a {mes_br(last)}; pagos em azul, '
+             'gratuitos em verde; os valores estão na tabela.</desc>',
+             f'<line x1="{LEFT}" y1="{HEIGHT - BOTTOM}" x2="{WIDTH - RIGHT}" y2="{HEIGHT - BOTTOM}" stroke="#3d4247"/>']
+    for k in range(5):
+        v = top * k / 4
+        parts.append(f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="11" fill="#1b1b1b">'
+                     f'{v:,.0f}</text>'.replace(",", "."))
+    for n, m in enumerate(months):
+        x = LEFT + n * width + width * 0.15
+        paid_top, all_top = y(m["pagos"]), y(m["bilhetes"])
+        parts.append(f'<rect x="{x:.1f}" y="{paid_top:.1f}" width="{width * 0.7:.1f}" '
+                     f'height="{HEIGHT - BOTTOM - paid_top:.1f}" fill="{COLOURS[0]}"/>')
+        if m["bilhetes"] > m["pagos"]:
+            parts.append(f'<rect x="{x:.1f}" y="{all_top:.1f}" width="{width * 0.7:.1f}" '
+                         f'height="{paid_top - all_top:.1f}" fill="{COLOURS[2]}"/>')
+    for m, anchor in ((months[0], "start"), (months[-1], "end")):
+        x = LEFT if anchor == "start" else WIDTH - RIGHT
+        parts.append(f'<text x="{x}" y="{HEIGHT - BOTTOM + 16}" text-anchor="{anchor}" font-size="11" '
+                     f'fill="#1b1b1b">{mes_br(m["mes"])}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))  # only numbers and months of the data: nothing to escape

@@ -13,6 +13,7 @@ from functools import cache, lru_cache
 
 from ..places import BY_ALIAS, Place, fold, resolve
 from . import urls
+from .filters import data_br, mes_br
 from .record import Record
 
 
@@ -53,8 +54,30 @@ def _departures_from(line: dict, place: Place) -> str | None:
     return None
 
 
-def arrange_cities(lines: list[dict], weekdays: list[str]) -> list[Record]:
-    """The places, each with ``destinos``: one answer per other place it is linked to, in pt-BR order."""
+def tickets_by_pair(rows: list[dict]) -> dict[tuple[str, str], list[Record]]:
+    """Monitriip's tickets per (origin place, destination place), month by month of travel: all tickets, the
+    paid ones (no kind of free ticket), and the mean amount paid for a paid ticket (weighted by tickets)."""
+    months: dict[tuple[str, str], dict[str, dict]] = {}
+    for r in rows:
+        pair = (resolve(r["origem_municipio"], r["origem_uf"]).chave, resolve(r["destino_municipio"], r["destino_uf"]).chave)
+        m = months.setdefault(pair, {}).setdefault(r["mes_viagem"], {"bilhetes": 0, "pagos": 0, "pago_total": 0.0,
+                                                                     "pago_com_valor": 0})
+        n = r["quantidade"] or 0
+        m["bilhetes"] += n
+        if not r["tipo_gratuidade"]:
+            m["pagos"] += n
+            if r["valor_medio"] is not None:
+                m["pago_total"] += r["valor_medio"] * n
+                m["pago_com_valor"] += n
+    return {pair: [Record(mes=mes, bilhetes=m["bilhetes"], pagos=m["pagos"], gratuitos=m["bilhetes"] - m["pagos"],
+                          valor_medio_pago=m["pago_total"] / m["pago_com_valor"] if m["pago_com_valor"] else None)
+                   for mes, m in sorted(by_month.items())]
+            for pair, by_month in months.items()}
+
+
+def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None = None) -> list[Record]:
+    """The places, each with ``destinos``: one answer per other place it is linked to, in pt-BR order, with
+    Monitriip's tickets for the pair when ``tickets`` (``tickets_by_pair``) has them."""
     cities: dict[str, Record] = {}
 
     def city(name: str, uf: str) -> Record:
@@ -66,21 +89,41 @@ def arrange_cities(lines: list[dict], weekdays: list[str]) -> list[Record]:
         return rec
 
     for line in lines:
+        # the sections the regulator publishes as paralysed, in the direction published: never offered
+        stopped = {(resolve(p["origem_municipio"], p["origem_uf"]).chave, resolve(p["destino_municipio"],
+                    p["destino_uf"]).chave): p["data_paralisacao"] for p in line.get("paralisacoes") or ()}
         pairs = [((line["origem_municipio"], line["origem_uf"]), (line["destino_municipio"], line["destino_uf"]))]
         pairs += [((s["origem_municipio"], s["origem_uf"]), (s["destino_municipio"], s["destino_uf"]))
                   for s in line["secoes"]]
-        for a_src, b_src in pairs:
+        # the stops of its operational scheme, in order: A before B serves A -> B only (issue 23)
+        by_stops = set(_stop_pairs(line.get("paradas") or ()))
+        for a_src, b_src in dict.fromkeys(pairs + sorted(by_stops - set(pairs))):
             a, b = city(*a_src), city(*b_src)
             if a is b:
                 continue
-            for here, there, here_src, there_src in ((a, b, a_src, b_src), (b, a, b_src, a_src)):
+            directions = ((a, b, a_src, b_src), (b, a, b_src, a_src))
+            if (a_src, b_src) not in pairs:  # known from the stops alone: the order of the itinerary only
+                directions = directions[:1]
+            for here, there, here_src, there_src in directions:
                 here["linhas"].add(line["prefixo"])
-                answer = here["destinos"].setdefault(there["chave"], Record(outra=there, linhas={}, nomes=set()))
+                answer = here["destinos"].setdefault(there["chave"], Record(outra=there, linhas={}, nomes=set(),
+                                                                            paralisadas={}))
                 answer["nomes"].add((fold(here_src[0]), fold(there_src[0])))
-                answer["linhas"].setdefault(line["prefixo"], line)
+                since = stopped.get((here["chave"], there["chave"]))
+                if since is not None:
+                    answer["paralisadas"].setdefault(line["prefixo"], (line, since))
+                else:
+                    answer["linhas"].setdefault(line["prefixo"], line)
+                    if (here_src, there_src) in pairs or (there_src, here_src) in pairs:
+                        answer.setdefault("por_secao_ou_terminal", set()).add(line["prefixo"])
+    for rec in cities.values():  # the way back is answered only where some line serves it (stops go one way)
+        for answer in rec["destinos"].values():
+            answer["volta"] = rec["chave"] in cities[answer["outra"]["chave"]]["destinos"]
     for rec in cities.values():
         rec["destinos"] = sorted((_answer(rec["place"], a, weekdays) for a in rec["destinos"].values()),
                                  key=lambda a: (collation_key(a["outra"]["nome"]), a["outra"]["uf"]))
+        for answer in rec["destinos"]:
+            answer["bilhetes"] = (tickets or {}).get((rec["chave"], answer["outra"]["chave"]), [])
         rec["linhas"] = len(rec["linhas"])
         rec["grafias"] = sorted(rec["grafias"])
         rec["apelidos"] = [(g, resolve(g, rec["uf"]).motivo) for g in rec["grafias"]
@@ -88,8 +131,21 @@ def arrange_cities(lines: list[dict], weekdays: list[str]) -> list[Record]:
     return sorted(cities.values(), key=lambda c: (collation_key(c["nome"]), c["uf"]))
 
 
+def _stop_pairs(stops) -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """Every (earlier stop's place, later stop's place) of each itinerary (one per vehicle type)."""
+    by_kind: dict[str, list] = {}
+    for s in stops:
+        by_kind.setdefault(s["tipo_veiculo"], []).append(s)
+    out = []
+    for kind in sorted(by_kind):
+        places = [(s["municipio"], s["uf"]) for s in sorted(by_kind[kind], key=lambda s: s["sequencia"])]
+        out += [(a, b) for i, a in enumerate(places) for b in places[i + 1:] if a != b]
+    return out
+
+
 def _answer(here: Place, answer: Record, weekdays: list[str]) -> Record:
-    lines = sorted(answer["linhas"].values(), key=lambda x: x["prefixo"])
+    stopped = answer["paralisadas"]  # a line paralysed for this pair is not offered, even if it serves it otherwise
+    lines = sorted((x for x in answer["linhas"].values() if x["prefixo"] not in stopped), key=lambda x: x["prefixo"])
     names = answer["nomes"]
     grid: dict[str, dict] = {}
     items = []
@@ -109,11 +165,13 @@ def _answer(here: Place, answer: Record, weekdays: list[str]) -> Record:
                     slot["linhas"].append(line["prefixo"])
         fares = [f for f in line["tarifas"] if f["vigente"] and (
             (fold(f["origem"]), fold(f["destino"])) in names or (fold(f["destino"]), fold(f["origem"])) in names)]
-        items.append(Record(linha=line, sentido=sentido, partidas_semana=trips if sentido else None,
+        by_stops = line["prefixo"] not in answer.get("por_secao_ou_terminal", ())
+        items.append(Record(linha=line, sentido=sentido, partidas_semana=trips if sentido else None, por_paradas=by_stops,
                             transportadoras=line["transportadoras"],
                             tarifas=sorted(fares, key=lambda f: (f["categoria"], f["origem"]))))
     partidas = [Record(horario=t, dias=v["dias"], linhas=v["linhas"]) for t, v in sorted(grid.items())]
-    return Record(outra=answer["outra"], linhas=items, partidas=partidas,
+    paralisadas = [Record(linha=line, desde=since) for _, (line, since) in sorted(stopped.items())]
+    return Record(outra=answer["outra"], linhas=items, partidas=partidas, paralisadas=paralisadas, volta=answer["volta"],
                   partidas_semana=sum(i["partidas_semana"] or 0 for i in items),
                   transportadoras=sorted({c["cnpj"]: c for i in items for c in i["transportadoras"]}.values(),
                                          key=lambda c: collation_key(c["razao_social"])))
@@ -147,7 +205,8 @@ def answers_json(rec: Record, label) -> dict[str, dict]:
         "linhas": [
             {"prefixo": i["linha"]["prefixo"], "url": i["linha"]["url"],
              "ligacao": ligacao(i["linha"]),
-             "por_secao": i["sentido"] is None, "partidas_semana": i["partidas_semana"],
+             "por_secao": i["sentido"] is None and not i["por_paradas"], "por_paradas": i["por_paradas"],
+             "partidas_semana": i["partidas_semana"],
              "transportadoras": [{"nome": c["razao_social"], "url": c["url"]}
                                  for c in i["transportadoras"]],
              "tarifas": [{"categoria": label(f["categoria"]), "trecho": f"{f['origem']} – {f['destino']}",
@@ -155,4 +214,10 @@ def answers_json(rec: Record, label) -> dict[str, dict]:
             for i in r["linhas"]
         ],
         "partidas": [{"horario": p["horario"], "dias": p["dias"], "linhas": p["linhas"]} for p in r["partidas"]],
+        # lines the regulator publishes as paralysed for this pair: said, never offered
+        # Monitriip: tickets and the mean amount paid, month by month of travel (numbers, and the month as text)
+        "bilhetes": [{"mes": m["mes"], "mes_texto": mes_br(m["mes"]), "bilhetes": m["bilhetes"],
+                      "pagos": m["pagos"], "valor_medio_pago": m["valor_medio_pago"]} for m in r["bilhetes"]],
+        "paralisadas": [{"prefixo": x["linha"]["prefixo"], "url": x["linha"]["url"], "ligacao": ligacao(x["linha"]),
+                         "desde": x["desde"].isoformat(), "desde_texto": data_br(x["desde"])} for x in r["paralisadas"]],
     } for r in rec["destinos"]}

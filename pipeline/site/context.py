@@ -19,7 +19,7 @@ from ..read.provenance import Source
 from ..schema import Schema
 from ..validate import Report
 from . import notices, urls, verification
-from .cities import arrange_cities, collation_key
+from .cities import arrange_cities, collation_key, tickets_by_pair
 from .coverage import Coverage
 from .indexes import lines_by_uf
 from .record import Record
@@ -65,6 +65,8 @@ class SiteData:
     counts: dict[str, int | None] = field(default_factory=dict)  # None: no source covers the table
     coverage: Coverage | None = None
     unchecked: dict[str, list[str]] = field(default_factory=dict)  # finding rule -> uncovered inputs
+    inconsistencies: list[dict] = field(default_factory=list)  # between the regulator's publications
+    unchecked_inconsistencies: dict[str, list[str]] = field(default_factory=dict)  # their rules that could not run
     completeness: dict = field(default_factory=dict)
     decree_publication: date = DECREE_PUBLICATION
 
@@ -72,7 +74,8 @@ class SiteData:
     def build(cls, derived: Derived, schema: Schema, report: Report, descriptor: dict) -> SiteData:
         data = cls(schema, derived.as_of, report, descriptor, derived.tables,
                    coverage=Coverage({s.id: s for s in report.sources}, report.coverage),
-                   unchecked=derived.unchecked, completeness=derived.completeness)
+                   unchecked=derived.unchecked, completeness=derived.completeness,
+                   unchecked_inconsistencies=derived.unchecked_inconsistencies)
         data._arrange()
         return data
 
@@ -138,6 +141,10 @@ class SiteData:
                                 meses=[name for m, name in months if r[m]], todos_os_dias=len(days),
                                 todos_os_meses=len(months)) for r in _records(t["horarios"])],
             "tarifas_promocionais": [Record(r, achados=[]) for r in _records(t["tarifas_promocionais"])],
+            "habilitacoes": _records(t["habilitacoes"]),
+            "paralisacoes": _records(t["paralisacoes"]),
+            "historico_linhas": _records(t["historico_linhas"]),
+            "paradas": _records(t["paradas"]),
         }
         # the related records, through the schema's foreign keys (the infractions, half a million at
         # national scale, are counted and cut per page by _arrange_infractions instead)
@@ -159,7 +166,7 @@ class SiteData:
         self.caducidades = sorted(caducidades.values(), key=lambda c: (c["data_declaracao"], c["ato"]))
         self.findings = findings
         self._verification_codes({"outorgas": outorgas, "caducidades": caducidades})
-        self.cities = arrange_cities(self.lines, self.schema.weekdays)
+        self.cities = arrange_cities(self.lines, self.schema.weekdays, tickets_by_pair(_records(t["bilhetes"])))
         self._arrange_conflicts({"linhas": lines, "transportadoras": carriers, "outorgas": outorgas,
                                  "caducidades": caducidades})
         counts = {
@@ -176,6 +183,17 @@ class SiteData:
         }
         self.counts = {k: (n if self.covered(table) else None) for k, (table, n) in counts.items()}
         self.counts["achados"] = len(findings)
+        # inconsistencies between publications: each with the record it concerns (a line or a carrier)
+        self.inconsistencies = [Record(r, linha=lines.get(r["chave"]) if r["tabela"] == "linhas" else None,
+                                       transportadora=carriers.get(r["transportadora_cnpj"]))
+                                for r in _records(t["inconsistencias"])]
+        for d in list(carriers.values()) + list(lines.values()):
+            d["inconsistencias"] = []
+        for r in self.inconsistencies:  # on the page of the record it concerns
+            concerned = r["linha"] if r["linha"] is not None else carriers.get(r["chave"]) \
+                if r["tabela"] == "transportadoras" else None
+            if concerned is not None:
+                concerned["inconsistencias"].append(r)
 
     def _link(self, table: str, records: list[Record], parents: dict[str, dict]) -> None:
         """Each foreign key of ``table`` whose field is named ``<record>_<referenced field>``

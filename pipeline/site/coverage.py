@@ -20,6 +20,11 @@ PHRASES = {
     "infracoes": ("Nenhum auto de infração registrado", "autos de infração"),
     "caducidades": ("Nenhuma caducidade registrada", "caducidades"),
     "enquadramentos": ("Nenhum enquadramento registrado", "enquadramentos do art. 78"),
+    "habilitacoes": ("Nenhuma habilitação registrada", "empresas habilitadas (Termos de Autorização)"),
+    "historico_linhas": ("Nenhum registro de histórico", "históricos das linhas"),
+    "paralisacoes": ("Nenhuma paralisação registrada", "serviços paralisados"),
+    "paradas": ("Nenhuma parada registrada", "esquemas operacionais (paradas das linhas)"),
+    "bilhetes": ("Nenhum bilhete registrado", "bilhetes vendidos (Monitriip)"),
 }
 
 
@@ -46,6 +51,10 @@ class Coverage:
         """"ANTT, Quadro de horários 2021 (dados de 2021)"; several sources joined by "; "; a folder that
         declares no source reads "fonte não declarada (pasta x)"."""
         return "; ".join(self._name(s) for s in self.sources_for(table, ids))
+
+    def label_ids(self, ids) -> str:
+        """The sources named by their ids (a row of ``inconsistencias``), joined by "; "."""
+        return "; ".join(self._name(self.sources[i]) for i in dict.fromkeys(ids) if i in self.sources)
 
     def absence(self, table: str, target: str) -> str:
         """The sentence for a record with no rows of ``table``: "none for <target> in the source X"

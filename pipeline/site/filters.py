@@ -44,6 +44,11 @@ def numero(value, decimals: int = 0) -> str:
     return f"{float(value):,.{decimals}f}".replace(",", "X").replace(".", ",").replace("X", ".")
 
 
+def mes_br(mes: str) -> str:
+    """A month as the data writes it, ``2026-09``, as a person reads it: ``09/2026``."""
+    return f"{mes[5:]}/{mes[:4]}" if mes else "—"
+
+
 def artigo_url(artigo: str) -> str:
     """'art. 29 § 6º' -> '/decreto/#art-29' (the first article named)."""
     m = re.search(r"art\.\s*(\d+)", artigo or "")
@@ -100,6 +105,7 @@ FILTERS = {
     "cnpj": _remembered(format_cnpj),
     "slug": _remembered(slugify),
     "artigo_url": artigo_url,
+    "mes_br": mes_br,
     "clausula_url": _remembered(clausula_url),
     "sim_nao": sim_nao,
     "tamanho": tamanho,

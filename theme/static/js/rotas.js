@@ -53,13 +53,25 @@
     var r = dest;
     var h = el("h2", "De " + de.nome + " (" + de.uf + ") para " + r.para.nome + " (" + r.para.uf + ")", { tabindex: "-1" });
     out.appendChild(h);
+    if (r.paralisadas && r.paralisadas.length) {  // said, never offered (pipeline/site/cities.py)
+      var stop = out.appendChild(el("div", null, { "class": "aviso", role: "note" }));
+      stop.appendChild(el("p", "Paralisado: segundo o regulador, o trecho de " + de.nome + " para " + r.para.nome +
+        " está paralisado nas linhas abaixo, que por isso não são oferecidas aqui, nem suas partidas:"));
+      var ul = stop.appendChild(el("ul"));
+      r.paralisadas.forEach(function (x) {
+        var li = ul.appendChild(el("li"));
+        li.appendChild(link(x.prefixo, x.url));
+        li.appendChild(document.createTextNode(", linha " + x.ligacao + ": trecho paralisado desde " + x.desde_texto));
+      });
+    }
     out.appendChild(el("p", r.linhas.length + (r.linhas.length === 1 ? " linha" : " linhas") + ", " +
       r.partidas_semana.toLocaleString("pt-BR") + " partidas por semana a partir de " + de.nome + "."));
-    out.appendChild(table("Linhas", ["Linha", "Ligação", "Transportadoras", "Partidas por semana"],
+    if (r.linhas.length) out.appendChild(table("Linhas", ["Linha", "Ligação", "Transportadoras", "Partidas por semana"],
       r.linhas.map(function (l) {
-        return [link(l.prefixo, l.url), l.ligacao + (l.por_secao ? "; para em " + de.nome + " por uma seção" : ""),
+        return [link(l.prefixo, l.url), l.ligacao + (l.por_paradas ? "; para em " + de.nome + " e depois em " + r.para.nome +
+          " no seu esquema operacional" : l.por_secao ? "; para em " + de.nome + " por uma seção" : ""),
           l.transportadoras.length ? l.transportadoras.map(function (c) { return link(c.nome, c.url); }) : "—",
-          l.por_secao ? "sem horários desta parada na fonte" : l.partidas_semana.toLocaleString("pt-BR")];
+          l.partidas_semana === null ? "sem horários desta parada na fonte" : l.partidas_semana.toLocaleString("pt-BR")];
       })));
     if (r.partidas.length) {
       out.appendChild(table("Partidas de " + de.nome + " para " + r.para.nome, ["Horário"].concat(DIAS, ["Linhas"]),
@@ -73,6 +85,13 @@
     });
     if (fares.length) {
       out.appendChild(table("Tarifas máximas em vigor", ["Categoria", "Trecho", "Linha", "Tarifa máxima"], fares));
+    }
+    if (r.bilhetes && r.bilhetes.length) {  // Monitriip: the same table as the pair's page
+      out.appendChild(table("Bilhetes vendidos por mês da viagem (Monitriip)", ["Mês da viagem", "Bilhetes", "Pagos", "Valor médio pago"],
+        r.bilhetes.map(function (m) {
+          return [m.mes_texto, m.bilhetes.toLocaleString("pt-BR"), m.pagos.toLocaleString("pt-BR"),
+            m.valor_medio_pago === null ? "—" : reais(m.valor_medio_pago)];
+        })));
     }
     out.appendChild(el("p")).appendChild(link("Todos os destinos a partir de " + de.nome, de.url));
     h.focus();
