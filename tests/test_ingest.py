@@ -631,6 +631,17 @@ def sigma_sections(tmp_path_factory):
     return out, ingest(None, ANTT / "linhas-secoes-sigma.csv", out)
 
 
+def site_of(tmp_path: Path, sections: Path, *fixtures: str) -> Path:
+    """The site built, as of 2026-11-29, from the SIGMA sections package and the fixtures named, each ingested."""
+    folders = [sections]
+    for fixture in fixtures:
+        folders.append(tmp_path / fixture.split(".")[0])
+        ingest(None, ANTT / fixture, folders[-1])
+    site = tmp_path / "site"
+    build(Settings(data=tuple(folders), out=site, as_of=date(2026, 11, 29), search_index=False))
+    return site
+
+
 def test_sigma_sections_every_row_accounted_for(sigma_sections):
     out, report = sigma_sections
     assert report.adaptador == "antt-linhas-secoes"
@@ -770,12 +781,7 @@ def test_line_history_keeps_the_record_as_published(tmp_path):
 
 def test_a_line_page_says_it_is_paralysed_and_shows_its_history(sigma_sections, tmp_path):
     sections, _ = sigma_sections
-    folders = [sections]
-    for fixture in ("paralisados-sigma.csv", "historico-sigma.csv"):
-        folders.append(tmp_path / fixture.split("-")[0])
-        ingest(None, ANTT / fixture, folders[-1])
-    site = tmp_path / "site"
-    build(Settings(data=tuple(folders), out=site, as_of=date(2026, 11, 29), search_index=False))
+    site = site_of(tmp_path, sections, "paralisados-sigma.csv", "historico-sigma.csv")
 
     def text(prefixo):
         return page_text(site / "linhas" / prefixo.lower() / "index.html")
@@ -846,12 +852,7 @@ def test_the_answer_from_a_to_b_includes_lines_that_stop_in_both_in_that_order(t
 
 def test_achados_lists_where_the_regulators_publications_disagree(sigma_sections, tmp_path):
     sections, _ = sigma_sections
-    folders = [sections]
-    for fixture in ("horarios-sigma.csv", "habilitadas-regular.csv", "paralisados-sigma.csv"):
-        folders.append(tmp_path / fixture.split(".")[0])
-        ingest(None, ANTT / fixture, folders[-1])
-    site = tmp_path / "site"
-    build(Settings(data=tuple(folders), out=site, as_of=date(2026, 11, 29), search_index=False))
+    site = site_of(tmp_path, sections, "horarios-sigma.csv", "habilitadas-regular.csv", "paralisados-sigma.csv")
     found = {(r["regra"], r["chave"]): r for r in rows(site / "dados", "inconsistencias")}
     assert set(found) == {("horario-em-secao-paralisada", "GOTO0113002"),
                           ("linhas-com-habilitacao-vencida", "00018127000138"),
@@ -925,12 +926,8 @@ def test_a_pair_page_shows_what_passengers_paid_month_by_month(tmp_path):
 
 def test_a_line_and_a_carrier_page_show_the_inconsistencies_that_concern_them(sigma_sections, tmp_path):
     sections, _ = sigma_sections
-    folders = [sections]
-    for fixture in ("horarios-sigma.csv", "habilitadas-regular.csv", "paralisados-sigma.csv", "pontos-sigma.csv"):
-        folders.append(tmp_path / fixture.split(".")[0])
-        ingest(None, ANTT / fixture, folders[-1])
-    site = tmp_path / "site"
-    build(Settings(data=tuple(folders), out=site, as_of=date(2026, 11, 29), search_index=False))
+    site = site_of(tmp_path, sections, "horarios-sigma.csv", "habilitadas-regular.csv", "paralisados-sigma.csv",
+                   "pontos-sigma.csv")
     line = page_text(site / "linhas" / "goto0113002" / "index.html").replace(" :", ":")  # without the gap of </strong>
     assert "Inconsistências entre publicações do regulador" in line
     assert "Horários numa ligação publicada como paralisada: A linha GOTO0113002 tem 1 partida no sentido ida" in line

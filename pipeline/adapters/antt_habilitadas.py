@@ -38,8 +38,6 @@ class LicensedCarriers(Adapter):
     def __init__(self, schema: Schema, report, layout: Layout):
         super().__init__(schema, report, layout)
         self.market = MARKETS[layout.nome]
-        self.rows: dict[str, dict] = {}  # cnpj -> habilitação (the key is cnpj and market: one market a file)
-        self.first: dict[str, int] = {}
 
     def validity(self, row: Row) -> str | None:
         row.values["vigencia"], why = parse_date_br(row.cells["vigencia"], self.layout.columns[
@@ -52,15 +50,8 @@ class LicensedCarriers(Adapter):
                "vigencia": row.values["vigencia"],
                **{c: " ".join(row.cells.get(c, "").split()) for c in ("situacao", "regime", "modalidade")}}
         self.carriers.add(row.cnpj, row.cells["razao_social"], row.n)
-        if row.cnpj not in self.rows:
-            self.report.keep()
-            self.rows[row.cnpj], self.first[row.cnpj] = new, row.n
-            return
-        self.report.merge(row.n, self.first[row.cnpj], "a mesma transportadora já foi lida neste arquivo")
-        for campo in ("numero_tar", "vigencia", "situacao"):
-            if new[campo] != self.rows[row.cnpj][campo]:
-                self.report.conflict("cnpj", row.cnpj, campo, self.rows[row.cnpj][campo] or "",
-                                     new[campo] or "", row.n, self.first[row.cnpj])
+        self.keep_once(row, (row.cnpj,), new, ("numero_tar", "vigencia", "situacao"),
+                       "a mesma transportadora já foi lida neste arquivo")  # one market a file: the cnpj is the key
 
     def tables(self) -> dict[str, list[dict]]:
-        return {"transportadoras": self.carriers.rows(), "habilitacoes": [self.rows[c] for c in sorted(self.rows)]}
+        return {"transportadoras": self.carriers.rows(), "habilitacoes": self.kept()}

@@ -8,7 +8,6 @@ of the regime that replaced Decreto nº 952/1993: no rule of the decree applies 
 
 from __future__ import annotations
 
-from ..schema import Schema
 from .antt_linhas_secoes import LineSteps
 from .base import Layout, Row
 from .common import parse_date_either
@@ -28,11 +27,6 @@ class History(LineSteps):
     LAYOUTS = (Layout("SIGMA (2025-)", HEADER, {"decricao_historico": "descricao_historico"}),)
     STEPS = ("ambit", "authorisation", "dates", "protocol")
     MIXED_DATES = ("data_atualizacao", "data_autorizacao")
-
-    def __init__(self, schema: Schema, report, layout: Layout):
-        super().__init__(schema, report, layout)
-        self.rows: dict[tuple, dict] = {}
-        self.first: dict[tuple, int] = {}
 
     def dates(self, row: Row) -> str | None:
         for column in self.MIXED_DATES:
@@ -56,15 +50,7 @@ class History(LineSteps):
                "situacao_servico": " ".join(row.cells["situacao_servico"].split()),
                "tipo_servico": row.cells["tipo_servico"].strip(), "tipo_autorizacao": row.values["tipo_autorizacao"],
                "data_autorizacao": row.values["data_autorizacao"]}
-        if key not in self.rows:
-            self.report.keep()
-            self.rows[key], self.first[key] = new, row.n
-            return
-        self.report.merge(row.n, self.first[key], "o mesmo registro (linha, protocolo, data) já foi lido")
-        for campo in ("descricao", "situacao_servico"):
-            if new[campo] != self.rows[key][campo]:
-                self.report.conflict("historico", " | ".join(key), campo, self.rows[key][campo], new[campo],
-                                     row.n, self.first[key])
+        self.keep_once(row, key, new, ("descricao", "situacao_servico"), "o mesmo registro (linha, protocolo, data) já foi lido")
 
     def tables(self) -> dict[str, list[dict]]:
-        return {**self.line_tables(), "historico_linhas": [self.rows[k] for k in sorted(self.rows)]}
+        return {**self.line_tables(), "historico_linhas": self.kept()}

@@ -8,7 +8,6 @@ replaced Decreto nº 952/1993: the date is published as stated, no rule of the d
 
 from __future__ import annotations
 
-from ..schema import Schema
 from .antt_linhas_secoes import HEADER, LineSteps
 from .base import Layout, Row
 from .common import parse_date_either
@@ -27,11 +26,6 @@ class Paralysed(LineSteps):
     STEPS = ("ambit", "places", "authorisation", "since")
     MIXED_DATES = ("data_paralisacao",)
 
-    def __init__(self, schema: Schema, report, layout: Layout):
-        super().__init__(schema, report, layout)
-        self.rows: dict[tuple, dict] = {}
-        self.first: dict[tuple, int] = {}
-
     def since(self, row: Row) -> str | None:
         row.values["data"], why = parse_date_either(row.cells["data_paralisacao"], "data_paralisacao",
                                                     self.mixed["data_paralisacao"])
@@ -46,15 +40,8 @@ class Paralysed(LineSteps):
         self.add_line(row)
         new = {"linha_prefixo": row.prefixo, "transportadora_cnpj": row.cnpj, **s, "data_paralisacao": row.values["data"],
                "tipo_servico": row.cells["tipo_servico"].strip(), "tipo_autorizacao": row.values["tipo_autorizacao"]}
-        if key not in self.rows:
-            self.report.keep()
-            self.rows[key], self.first[key] = new, row.n
-            return
-        self.report.merge(row.n, self.first[key], "a mesma seção paralisada na mesma data já foi lida")
-        for campo in ("tipo_servico", "tipo_autorizacao", "transportadora_cnpj"):
-            if new[campo] != self.rows[key][campo]:
-                self.report.conflict("paralisacao", " | ".join(key), campo, self.rows[key][campo], new[campo],
-                                     row.n, self.first[key])
+        self.keep_once(row, key, new, ("tipo_servico", "tipo_autorizacao", "transportadora_cnpj"),
+                       "a mesma seção paralisada na mesma data já foi lida")
 
     def tables(self) -> dict[str, list[dict]]:
-        return {**self.line_tables(), "paralisacoes": [self.rows[k] for k in sorted(self.rows)]}
+        return {**self.line_tables(), "paralisacoes": self.kept()}

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from ..schema import Schema
 from .base import Adapter, Layout, Row
 from .common import fold, parse_place
 
@@ -34,11 +33,6 @@ class Stops(Adapter):
     PRINCIPAL = "paradas"
     LAYOUTS = (Layout("SIGMA (2025-)", HEADER),)
     STEPS = ("vehicle", "sequence", "stop", "place", "flags")
-
-    def __init__(self, schema: Schema, report, layout: Layout):
-        super().__init__(schema, report, layout)
-        self.rows: dict[tuple, dict] = {}
-        self.first: dict[tuple, int] = {}
 
     def vehicle(self, row: Row) -> str | None:
         row.values["tipo_veiculo"] = " ".join(row.cells["tipo_veiculo"].split())
@@ -84,17 +78,8 @@ class Stops(Adapter):
         new = {"linha_prefixo": row.prefixo, "transportadora_cnpj": row.cnpj,
                **{k: row.values[k] for k in ("tipo_veiculo", "sequencia", "codigo_parada", "nome_parada", "municipio",
                                              "uf", *FLAGS.values())}}
-        if key not in self.rows:
-            self.report.keep()
-            self.rows[key], self.first[key] = new, row.n
-            return
-        self.report.merge(row.n, self.first[key], "a mesma posição do itinerário já foi lida")
-        for campo in ("codigo_parada", "municipio"):
-            if new[campo] != self.rows[key][campo]:
-                self.report.conflict("parada", " | ".join(map(str, key)), campo, self.rows[key][campo], new[campo],
-                                     row.n, self.first[key])
+        self.keep_once(row, key, new, ("codigo_parada", "municipio"), "a mesma posição do itinerário já foi lida")
 
     def tables(self) -> dict[str, list[dict]]:
         return {"transportadoras": self.carriers.rows(),
-                "linhas": [self.lines.rows[p] for p in sorted(self.lines.rows)],
-                "paradas": [self.rows[k] for k in sorted(self.rows)]}
+                "linhas": [self.lines.rows[p] for p in sorted(self.lines.rows)], "paradas": self.kept()}

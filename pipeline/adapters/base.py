@@ -87,6 +87,27 @@ class Adapter:
         self.schema, self.report, self.layout = schema, report, layout
         self.carriers = Carriers(report)
         self.lines = Lines(report)
+        self.records: dict[tuple, dict] = {}  # the principal table's rows by key (keep_once)
+        self._first: dict[tuple, int] = {}
+
+    def keep_once(self, row: Row, key: tuple, record: dict, compared: tuple[str, ...], why: str) -> None:
+        """Keep ``record`` under ``key``, the first time; a later row of the same key is merged into it
+        (``why`` says so in the report) and each of its ``compared`` fields that says otherwise is a
+        conflict, the first row's value kept."""
+        if key not in self.records:
+            self.report.keep()
+            self.records[key], self._first[key] = record, row.n
+            return
+        kept, first = self.records[key], self._first[key]
+        self.report.merge(row.n, first, why)
+        label = " | ".join(map(str, key))
+        for campo in compared:
+            if record[campo] != kept[campo]:
+                self.report.conflict(self.PRINCIPAL, label, campo, kept[campo] or "", record[campo] or "", row.n, first)
+
+    def kept(self) -> list[dict]:
+        """The principal table's rows kept by ``keep_once``, in key order."""
+        return [self.records[k] for k in sorted(self.records)]
 
     # --- declared by each adapter -----------------------------------------------------------------
 

@@ -181,18 +181,28 @@ def find(
     """Every finding, in rule order then table order, as the ``achados`` table; and, for each rule
     that could not run because no source covers one of its input tables, those tables. A rule that
     did not run says nothing: its silence is never a "no finding"."""
-    columns = [f["name"] for f in schema.published_tables["achados"].fields]
     carriers = _carrier_of(tables, schema)
-    rows, unchecked = [], {}
-    for r in RULES:
+
+    def rows(r):
+        return [{"regra": r.slug, "regra_titulo": r.titulo, "artigo": r.artigo, "tabela": tabela, "chave": chave,
+                 "transportadora_cnpj": carriers.get(tabela, {}).get(chave, ""), "descricao": descricao}
+                for tabela, chave, descricao in r.fn(tables)]
+
+    return run_covered(RULES, covered, rows, [f["name"] for f in schema.published_tables["achados"].fields])
+
+
+def run_covered(rules, covered: set[str] | None, rows, columns: list[str]) -> tuple[pd.DataFrame, dict[str, list[str]]]:
+    """The rows ``rows(rule)`` gives for each of ``rules`` (each with ``slug`` and ``tabelas``) whose input
+    tables are all ``covered`` (all when None), as a frame of ``columns``; and each rule that did not run
+    with the tables no source covers (its silence is never a "none"). Findings and inconsistencies share it."""
+    out, unchecked = [], {}
+    for r in rules:
         missing = [name for name in r.tabelas if covered is not None and name not in covered]
         if missing:
             unchecked[r.slug] = missing
-            continue
-        rows += [{"regra": r.slug, "regra_titulo": r.titulo, "artigo": r.artigo, "tabela": tabela, "chave": chave,
-                  "transportadora_cnpj": carriers.get(tabela, {}).get(chave, ""), "descricao": descricao}
-                 for tabela, chave, descricao in r.fn(tables)]
-    return pd.DataFrame([[row.get(c) for c in columns] for row in rows], columns=columns, dtype=object), unchecked
+        else:
+            out += rows(r)
+    return pd.DataFrame([[row.get(c) for c in columns] for row in out], columns=columns, dtype=object), unchecked
 
 
 def _carrier_of(tables: dict[str, pd.DataFrame], schema: Schema) -> dict[str, dict[str, str]]:

@@ -18,6 +18,7 @@ import pandas as pd
 
 from ..places import resolve
 from ..schema import Schema
+from .findings import run_covered
 
 
 @dataclass(frozen=True)
@@ -147,22 +148,13 @@ def find(tables: dict[str, pd.DataFrame], schema: Schema, as_of: date,
          covered: set[str] | None = None) -> tuple[pd.DataFrame, dict[str, list[str]]]:
     """Every inconsistency, in rule order, as the ``inconsistencias`` table; and, for each rule that could not
     run because no source covers one of its input tables, those tables (its silence is never a "none")."""
-    columns = [f["name"] for f in schema.published_tables["inconsistencias"].fields]
-    rows, unchecked = [], {}
-    for r in RULES:
-        missing = [name for name in r.tabelas if covered is not None and name not in covered]
-        if missing:
-            unchecked[r.slug] = missing
-            continue
-        for tabela, chave, descricao, fontes in r.fn(tables, as_of):
-            cnpj = chave if tabela == "transportadoras" else _carrier(tables, chave)
-            rows.append({"regra": r.slug, "regra_titulo": r.titulo, "tabela": tabela, "chave": chave,
-                         "transportadora_cnpj": cnpj, "descricao": descricao, "fontes": " | ".join(fontes)})
-    return pd.DataFrame([[row.get(c) for c in columns] for row in rows], columns=columns, dtype=object), unchecked
+    h = tables["horarios"]  # a line's carrier in the timetable (the first listed), for its name beside the line
+    line_carrier = dict(zip(h["linha_prefixo"].tolist()[::-1], h["transportadora_cnpj"].tolist()[::-1]))
 
+    def rows(r):
+        return [{"regra": r.slug, "regra_titulo": r.titulo, "tabela": tabela, "chave": chave,
+                 "transportadora_cnpj": chave if tabela == "transportadoras" else line_carrier.get(chave, ""),
+                 "descricao": descricao, "fontes": " | ".join(fontes)}
+                for tabela, chave, descricao, fontes in r.fn(tables, as_of)]
 
-def _carrier(tables, prefixo: str) -> str:
-    """A line's carrier in the timetable (the first listed), for the carrier's name beside the line."""
-    h = tables["horarios"]
-    found = h.loc[h["linha_prefixo"] == prefixo, "transportadora_cnpj"]
-    return found.iloc[0] if len(found) else ""
+    return run_covered(RULES, covered, rows, [f["name"] for f in schema.published_tables["inconsistencias"].fields])
