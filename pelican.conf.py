@@ -3,7 +3,7 @@ OUTPUT_PATH and passes the data as PORTAL_DATA; nothing else is set anywhere els
 
 from pathlib import Path
 
-from pipeline.index import MAX_QUERY
+from pipeline.query import MAX_QUERY
 from pipeline.site.filters import FILTERS
 
 _HERE = Path(__file__).resolve().parent

@@ -95,7 +95,9 @@ from pipeline.site.record import as_json
 from pipeline.site.context import SiteData
 from pipeline.site.filters import FILTERS
 descriptor = json.loads((out / "dados" / "datapackage.json").read_text(encoding="utf-8"))
-site = SiteData.build(result.derived, schema, result.report, descriptor)
+from pipeline.publish.tabular import verification_lines
+site = SiteData.build(result.derived, schema, result.report, descriptor,
+                      verification_lines(result.derived.tables, descriptor))
 import gc
 gc.freeze()  # as the build does once the page contexts are made
 settings = Settings(data=(data,), out=out, as_of=date(2026, 11, 29))

@@ -81,6 +81,7 @@ rendered again once the downloads are written (pipeline/site, ``DataGenerator``)
             "PORTAL_PAGES": pages,
             "PORTAL_LATE": late if late is not None else [],
             "PORTAL_SEARCH_PAGES": str(search_pages) if search_pages is not None else None,
+            "PORTAL_SEARCH_READS": pagefind.reads,  # what Pagefind reads of a page (pipeline/index/pagefind.py)
             "DELETE_OUTPUT_DIRECTORY": False,
         },
     )
@@ -136,7 +137,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
         searcher = None
         try:
             with progress.stage("páginas"):
-                site = SiteData.build(derived, schema, report, published.descriptor)
+                site = SiteData.build(derived, schema, report, published.descriptor, published.lines)
                 gc.freeze()
                 # the Whoosh index is written by another process while the pages render
                 searcher = Background.start(partial(whoosh.build_index, site, Path(settings.whoosh_dir))) \

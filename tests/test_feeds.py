@@ -40,7 +40,7 @@ def data(schema, tmp_path_factory) -> SiteData:
     derived = derive(report.accepted, schema, settings.as_of, coverage=report.coverage,
                      file_sources=report.file_sources)
     published = publish(derived, report, schema, tmp_path_factory.mktemp("feeds") / "dados")
-    return SiteData.build(derived, schema, report, published.descriptor)
+    return SiteData.build(derived, schema, report, published.descriptor, published.lines)
 
 
 @pytest.fixture(scope="module")

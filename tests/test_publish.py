@@ -102,8 +102,8 @@ def test_every_derived_field_cites_its_article(site):
     derived = [(r["name"], f) for r in dp["resources"] for f in r["schema"]["fields"]
                if f.get("derived") and "x-juncao" not in f]  # a name copied beside its code applies no rule
     # linhas 2 + 2 IBGE codes, secoes 2 IBGE codes, outorgas 3, tarifas 1, tarifas_promocionais 4, infracoes 3,
-    # caducidades 2; the later regime's: paralisacoes 2 IBGE codes, paradas 1
-    assert len(derived) == 22
+    # caducidades 2; the later regime's: paralisacoes 2 IBGE codes, paradas 1, bilhetes 2
+    assert len(derived) == 24
     for table, f in derived:
         assert f["title"] and f["type"], (table, f["name"])
         if f["name"].endswith("codigo_ibge"):  # not a rule of the decree: names its source instead

@@ -21,11 +21,10 @@ from datetime import date
 from pathlib import Path
 
 from ..identifiers import cnpj_is_valid, normalise_cnpj, slugify
+from ..read.provenance import REPORT_NAME
 from ..read.source import FIELD_LIMIT, csv_error_pt, swallowed_lines
 from ..read.writer import write_table
 from ..schema import Schema
-
-REPORT_NAME = "ingest-report.json"
 
 # The 27 federative units. Any other code at the end of a line (``PUERTO SUAREZ(BOL)``) is a country.
 UFS = frozenset("AC AL AM AP BA CE DF ES GO MA MG MS MT PA PB PE PI PR RJ RN RO RR RS SC SE SP TO".split())

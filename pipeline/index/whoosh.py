@@ -30,8 +30,8 @@ from whoosh.support.charset import accent_map
 
 from ..folders import staged
 from ..identifiers import format_cnpj
+from ..query import MAX_QUERY, QUERY_SECONDS
 from ..site.filters import clausula_url
-from . import MAX_QUERY, QUERY_SECONDS
 
 # folded before stemming: the stemmer sees "goiania" whether "Goiânia" or "goiania" was written
 _TEXT = RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map) | StemFilter(lang="pt")

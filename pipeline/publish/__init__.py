@@ -36,9 +36,11 @@ class Published:
     """The published descriptor, and the writers still at work beside the rest of the build: :meth:`wait`
     for them before the folder is put in place, :meth:`cancel` them when the build fails."""
 
-    def __init__(self, descriptor: dict, background: list[Background] | None = None):
+    def __init__(self, descriptor: dict, background: list[Background] | None = None,
+                 lines: dict[str, dict[str, str]] | None = None):
         self.descriptor = descriptor
         self.background = background or []
+        self.lines = lines or {}  # table -> key -> the record's CSV line (tabular.verification_lines)
 
     def wait(self) -> None:
         try:
@@ -100,11 +102,12 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
         if progress is not None:
             progress.advance(len(resources) + 1, len(resources) + 1)
 
+    lines = tabular.verification_lines(tables, descriptor)  # the pages need them before the CSVs are done
     if not in_background:
         the_rest(progress)
         the_last_spreadsheet()
-        return Published(descriptor)
-    return Published(descriptor, [Background.start(the_rest), Background.start(the_last_spreadsheet)])
+        return Published(descriptor, lines=lines)
+    return Published(descriptor, [Background.start(the_rest), Background.start(the_last_spreadsheet)], lines)
 
 
 def _write_rest(derived: Derived, report: Report, descriptor: dict, tables: dict, out: Path, covered,

@@ -75,8 +75,9 @@ def published_descriptor(schema: Schema, as_of: date, sources: list[dict] | None
                 "encoding": "utf-8",
                 "schema": table_schema,
                 # for the SQLite database and Datasette (pipeline/publish/database.py): the text columns
-                # of its full-text index, and the column that names a row where another table links to it
-                **{k: copy.deepcopy(r[k]) for k in ("x-busca-texto", "x-rotulo") if k in r},
+                # of its full-text index, and the column that names a row where another table links to it;
+                # and whether its records carry the verification code of art. 12 (pipeline/site/verification.py)
+                **{k: copy.deepcopy(r[k]) for k in ("x-busca-texto", "x-rotulo", "x-codigo-verificacao") if k in r},
             }
         )
     return {

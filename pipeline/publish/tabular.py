@@ -10,6 +10,7 @@ every row and no tool drops the cents.
 from __future__ import annotations
 
 import csv
+import io
 import json
 from datetime import date, datetime
 from pathlib import Path
@@ -32,6 +33,29 @@ def neutralise(text: str) -> str:
 def kinds(resource: dict) -> list[tuple[str, str]]:
     """``(name, kind)`` of each published field (:func:`pipeline.dictionary.kind`)."""
     return [(f["name"], kind(f)) for f in resource["schema"]["fields"]]
+
+
+def csv_line(values: list, types: list[str]) -> str:
+    """A record's line of the published CSV, exactly as :func:`write_csv` writes it, without its line break."""
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\r\n").writerow([csv_text(v, t) for v, t in zip(values, types)])
+    return buf.getvalue()[:-2]
+
+
+def verification_lines(tables: dict, descriptor: dict) -> dict[str, dict[str, str]]:
+    """For each published table whose resource asks for a verification code (``x-codigo-verificacao``: the
+    acts of art. 12), each record's line of its CSV, by its key: what /verificar/ and the pages hash."""
+    out = {}
+    for r in descriptor["resources"]:
+        if not r.get("x-codigo-verificacao"):
+            continue
+        fields = kinds(r)
+        [key] = r["schema"]["primaryKey"] if isinstance(r["schema"]["primaryKey"], list) else [r["schema"]["primaryKey"]]
+        df = tables[r["name"]]
+        types = [t for _, t in fields]
+        out[r["name"]] = {k: csv_line(list(values), types)
+                          for k, values in zip(df[key].tolist(), zip(*(df[n].tolist() for n, _ in fields)))}
+    return out
 
 
 def cell(value, field_type: str):

@@ -24,6 +24,7 @@ from ..identifiers import mask_cpf, slugify
 from ..settings import SettingsError
 
 UNDECLARED = "fonte não declarada"
+REPORT_NAME = "ingest-report.json"  # an ingested folder's report (pipeline/adapters writes it), published beside it
 
 
 class SourceMixError(SettingsError):
@@ -128,8 +129,6 @@ def read_source_info(folder: Path) -> Source:
 
 
 def _report(folder: Path) -> Path | None:
-    from ..adapters.common import REPORT_NAME
-
     path = folder / REPORT_NAME
     return path if path.is_file() else None
 

@@ -14,11 +14,11 @@ from pelican.generators import Generator
 
 from .. import dictionary, parallel
 from ..identifiers import slugify
-from ..index import MAX_QUERY, pagefind
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import SUMMARIES
 from ..publish import FORMATS
+from ..query import MAX_QUERY
 from . import charts, datafiles, feeds, identifiers, names, timetable, urls, verification
 from .context import SiteData
 from .filters import FILTERS
@@ -132,10 +132,11 @@ class PortalGenerator(Generator):
         html = self.get_template(template).render(context)
         target.write_text(html, encoding="utf-8")
         search_pages = self.settings.get("PORTAL_SEARCH_PAGES")
-        if search_pages and urls.searched(url + "index.html"):  # what Pagefind reads of it (pipeline/index)
+        # what Pagefind reads of it: the index stage's reads(), handed over by the build (pipeline/build.py)
+        if search_pages and urls.searched(url + "index.html"):
             copy = Path(search_pages) / url / "index.html"
             copy.parent.mkdir(parents=True, exist_ok=True)
-            copy.write_text(pagefind.reads(html), encoding="utf-8")
+            copy.write_text(self.settings["PORTAL_SEARCH_READS"](html), encoding="utf-8")
         if count:
             self.counted(1)
 

@@ -14,7 +14,6 @@ import pandas as pd
 from ..derive import Derived
 from ..identifiers import slugify
 from ..legal import DECREE_PUBLICATION
-from ..publish.tabular import kinds
 from ..read.provenance import Source
 from ..schema import Schema
 from ..validate import Report
@@ -69,10 +68,14 @@ class SiteData:
     unchecked_inconsistencies: dict[str, list[str]] = field(default_factory=dict)  # their rules that could not run
     completeness: dict = field(default_factory=dict)
     decree_publication: date = DECREE_PUBLICATION
+    lines_published: dict[str, dict[str, str]] = field(default_factory=dict)  # table -> key -> its CSV line
 
     @classmethod
-    def build(cls, derived: Derived, schema: Schema, report: Report, descriptor: dict) -> SiteData:
-        data = cls(schema, derived.as_of, report, descriptor, derived.tables,
+    def build(cls, derived: Derived, schema: Schema, report: Report, descriptor: dict,
+              lines: dict[str, dict[str, str]] | None = None) -> SiteData:
+        """The pages' data; ``lines``: the published CSV line of each act with a verification code
+        (``Published.lines``)."""
+        data = cls(schema, derived.as_of, report, descriptor, derived.tables, lines_published=lines or {},
                    coverage=Coverage({s.id: s for s in report.sources}, report.coverage),
                    unchecked=derived.unchecked, completeness=derived.completeness,
                    unchecked_inconsistencies=derived.unchecked_inconsistencies)
@@ -218,16 +221,13 @@ class SiteData:
                     parent[table].append(rec)
 
     def _verification_codes(self, tables: dict[str, dict]) -> None:
-        """Art. 12: each act's ``codigo_verificacao``, from its line of the published CSV
-        (pipeline/site/verification.py)."""
-        resources = {r["name"]: r for r in self.descriptor.get("resources", [])}
+        """Art. 12: each act's ``codigo_verificacao``, from its line of the published CSV as the publish stage
+        wrote it (``lines``; pipeline/site/verification.py)."""
         for name, records in tables.items():
-            if name not in resources:
-                continue
-            fields = kinds(resources[name])
-            types = [t for _, t in fields]
-            for rec in records.values():
-                rec["codigo_verificacao"] = verification.code(verification.csv_line([rec[n] for n, _ in fields], types))
+            lines = self.lines_published.get(name, {})
+            for key, rec in records.items():
+                if key in lines:
+                    rec["codigo_verificacao"] = verification.code(lines[key])
 
     def _arrange_conflicts(self, pages: dict[str, dict]) -> None:
         """Attach each conflict between sources to the page of its record and, through the schema's

@@ -4,25 +4,15 @@ its published row, so that a printed copy can be checked against the open data w
     grep '^OUT-000054,' outorgas.csv | tr -d '\\r\\n' | sha256sum | cut -c1-12
 
 gives the code's twelve hex digits (the page shows them in upper case, in groups of four). The row is the
-record's line of the published CSV, exactly as /dados/ serves it (pipeline/publish/tabular.py).
+record's line of the published CSV, exactly as /dados/ serves it: the publish stage hands each line over
+(``Published.lines``, pipeline/publish/tabular.py ``verification_lines``).
 """
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
-
-from ..publish.tabular import csv_text
 
 CODE_DIGITS = 12
-
-
-def csv_line(values: list, types: list[str]) -> str:
-    """The record's line in the published CSV, without its line break."""
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="\r\n").writerow([csv_text(v, t) for v, t in zip(values, types)])
-    return buf.getvalue()[:-2]
 
 
 def code(line: str) -> str:

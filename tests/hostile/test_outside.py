@@ -441,7 +441,7 @@ def test_a_long_search_query_is_refused_at_once(whoosh_index, capsys):
     import time
 
     from pipeline import __main__ as cli
-    from pipeline.index import MAX_QUERY
+    from pipeline.query import MAX_QUERY
 
     started = time.perf_counter()
     assert cli.main(["search", "caldas " * 15_000, "--index", str(whoosh_index)]) == 2
@@ -451,7 +451,7 @@ def test_a_long_search_query_is_refused_at_once(whoosh_index, capsys):
 
 
 def test_the_search_boxes_take_at_most_the_longest_query(whoosh_index):
-    from pipeline.index import MAX_QUERY
+    from pipeline.query import MAX_QUERY
 
     site = whoosh_index.parent / "site"
     for page in ("index.html", "busca/index.html", "404.html"):
