@@ -62,3 +62,29 @@ def test_pagefind_reads_every_searched_page_and_only_those(site):
     entry = json.loads((site / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
     assert [lang["page_count"] for lang in entry["languages"].values()] == [len(marked)]
     assert not any(p.is_relative_to(site / "outorgas") for p in marked)
+
+
+def test_each_kind_of_record_is_declared_once_and_every_consumer_reads_it(site, schema):
+    """pipeline/kinds.py: a new kind of record page is one declaration plus its template."""
+
+
+    from pipeline import kinds
+    from pipeline.index import whoosh
+    from pipeline.site import RECORD_PAGES
+    from pipeline.validate.checks import SLUG_KEYS
+
+    for k in kinds.RECORD_KINDS:
+        assert (PROJECT_ROOT / "theme" / "templates" / f"{k.name}.html").is_file(), k.name
+        assert urls.KINDS[k.name].pattern == k.pattern and (k.name, k.records) in RECORD_PAGES
+        assert whoosh.TABLES[k.table] == k.name
+        if k.table in schema.tables:  # a source's table: its key is checked as a safe address
+            assert SLUG_KEYS[k.table] == k.key
+        if k.browser_search:
+            assert k.glob in urls.search_globs()
+    # the identifier lookup (/busca/ids/) answers an identifier as typed for each kind looked up
+    ids = {}
+    for shard in (site / "busca" / "ids").glob("*.json"):
+        ids.update(json.loads(shard.read_text(encoding="utf-8")))
+    kinds_found = {entry[2] for entry in ids.values()}
+    assert kinds_found == {k.lookup_type for k in kinds.RECORD_KINDS if k.lookup_label}
+    assert ids["12014000"] == ["/linhas/12-0140-00/", "Linha 12-0140-00", "Linha"]

@@ -30,6 +30,7 @@ from whoosh.support.charset import accent_map
 
 from ..folders import staged
 from ..identifiers import format_cnpj
+from ..kinds import RECORD_KINDS
 from ..query import MAX_QUERY, QUERY_SECONDS
 from ..site.filters import clausula_url
 
@@ -38,9 +39,7 @@ _TEXT = RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map) | StemF
 _NAME = RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map)  # names: folded, not stemmed
 
 # What each document is (``tipo``) and the published table it comes from (``--table``).
-TABLES = {"linhas": "linha", "transportadoras": "transportadora", "outorgas": "outorga",
-          "caducidades": "caducidade", "municipios": "cidade", "enquadramentos": "enquadramento",
-          "achados": "achado"}
+TABLES = {**{k.table: k.name for k in RECORD_KINDS}, "enquadramentos": "enquadramento", "achados": "achado"}
 
 # The fields a query may name: ``(kind, the published columns it holds, an example)``. The kinds are
 # those of the Whoosh schema below; the columns give ``--help`` their titles.

@@ -14,6 +14,7 @@ from pelican.generators import Generator
 
 from .. import dictionary, parallel
 from ..identifiers import slugify
+from ..kinds import RECORD_KINDS as DECLARED_KINDS
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import SUMMARIES
@@ -40,8 +41,7 @@ def label(schema, table: str, field: str, value) -> str:
 # The machine-readable forms of each section's index pages: its table's downloads and, where there is
 # one, its Atom feed (pipeline/site/feeds.py); the home page links every feed. Record pages link their
 # own JSON instead (``alternate_json``), /dados/ its package and catalogue.
-_SECTION_TABLES = {"linhas": "linhas", "transportadoras": "transportadoras", "outorgas": "outorgas",
-                   "caducidades": "caducidades", "achados": "achados"}
+_SECTION_TABLES = {**{k.section: k.table for k in DECLARED_KINDS if k.section}, "achados": "achados"}
 
 
 def alternates(page_url: str) -> list[tuple[str, str, str]]:
@@ -149,17 +149,9 @@ class HomeGenerator(PortalGenerator):
         self.page("", "index")
 
 
-# The kinds of record with a page of their own (pipeline/site/urls.py; the kind is also the template's name
+# The kinds of record with a page of their own (pipeline/kinds.py; the kind is also the template's name
 # and the record's name inside it) and the SiteData list of the records.
-RECORD_PAGES = [
-    ("linha", "lines"),
-    ("transportadora", "carriers"),
-    ("outorga", "outorgas"),
-    ("caducidade", "caducidades"),
-    ("cidade", "cities"),  # slug "<uf>/<municipio>" (pipeline/places)
-]
-
-
+RECORD_PAGES = [(k.name, k.records) for k in DECLARED_KINDS]
 RECORD_KINDS = {kind for kind, _ in RECORD_PAGES}
 
 

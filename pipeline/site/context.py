@@ -13,6 +13,7 @@ import pandas as pd
 
 from ..derive import Derived
 from ..identifiers import slugify
+from ..kinds import BY_NAME
 from ..legal import DECREE_PUBLICATION
 from ..read.provenance import Source
 from ..schema import Schema
@@ -124,14 +125,19 @@ class SiteData:
 
     def _arrange(self) -> None:
         t = self.tables
-        carriers = {r["cnpj"]: _linked(r, "transportadora", r["cnpj"]) for r in _records(t["transportadoras"])}
-        lines = {r["prefixo"]: _linked(r, "linha", r["prefixo"]) for r in _records(t["linhas"])}
+
+        def linked(kind: str, *lists: str) -> dict[str, Record]:
+            """The records of a kind with a page (pipeline/kinds.py), by key, each with its slug, its url and a
+            new empty list under each name of ``lists``."""
+            k = BY_NAME[kind]
+            return {r[k.key]: _linked(r, kind, r[k.key], **{name: [] for name in lists}) for r in _records(t[k.table])}
+
+        carriers, lines = linked("transportadora"), linked("linha")
         for d in list(carriers.values()) + list(lines.values()):
             d.update(achados=[], infracoes=[], infracoes_por_grupo={}, infracoes_total=0, linhas=[],
                      transportadoras=[], conflitos=[])
-        outorgas = {r["id"]: _linked(r, "outorga", r["id"], achados=[], conflitos=[]) for r in _records(t["outorgas"])}
-        caducidades = {r["ato"]: _linked(r, "caducidade", r["ato"], achados=[], conflitos=[])
-                       for r in _records(t["caducidades"])}
+        outorgas = linked("outorga", "achados", "conflitos")
+        caducidades = linked("caducidade", "achados", "conflitos")
         horarios = self.schema["horarios"]
         days = [(f["name"], f["title"][:3].lower()) for f in horarios.fields_in_group("dia_da_semana")]
         months = [(f["name"], f["title"].lower()) for f in horarios.fields_in_group("mes")]

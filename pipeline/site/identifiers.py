@@ -5,6 +5,7 @@ in ``/busca/ids/<first two characters>.json``, which the search page and the 404
 
 from __future__ import annotations
 
+from ..kinds import RECORD_KINDS
 from ..places import fold
 
 
@@ -15,12 +16,11 @@ def key(typed: str) -> str:
 
 
 def shards(data) -> dict[str, dict[str, list[str]]]:
-    """``{first two characters: {key: [url, label, kind]}}`` for lines, carriers, outorgas and caducidades."""
+    """``{first two characters: {key: [url, label, kind]}}`` for the kinds looked up by identifier
+    (pipeline/kinds.py ``lookup_label``: lines, carriers, outorgas and caducidades)."""
     out: dict[str, dict[str, list[str]]] = {}
-    entries = [(x["prefixo"], x["url"], f"Linha {x['prefixo']}", "Linha") for x in data.lines]
-    entries += [(x["cnpj"], x["url"], x["razao_social"], "Transportadora") for x in data.carriers]
-    entries += [(x["id"], x["url"], f"Outorga {x['id']}", "Outorga") for x in data.outorgas]
-    entries += [(x["ato"], x["url"], f"Caducidade: {x['ato']}", "Caducidade") for x in data.caducidades]
+    entries = [(x[k.key], x["url"], k.lookup_label.format_map(x), k.lookup_type)
+               for k in RECORD_KINDS if k.lookup_label for x in getattr(data, k.records)]
     for ident, url, label, kind in entries:
         k = key(ident)
         if len(k) >= 2:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..kinds import RECORD_KINDS
+
 
 @dataclass(frozen=True)
 class Kind:
@@ -21,12 +23,8 @@ class Kind:
 
 
 KINDS: dict[str, Kind] = {
-    "linha": Kind("linhas/{slug}/", glob="linhas/*/index.html"),
-    "transportadora": Kind("transportadoras/{slug}/", glob="transportadoras/*/index.html"),
-    # not searched as pages: found by number through /busca/ids/ and listed on the line's page
-    "outorga": Kind("outorgas/{slug}/"),
-    "caducidade": Kind("caducidades/{slug}/", glob="caducidades/*/index.html"),
-    "cidade": Kind("cidades/{slug}/", glob="cidades/*/*/index.html"),  # slug "<uf>/<municipio>"
+    # the record pages, as pipeline/kinds.py declares them
+    **{k.name: Kind(k.pattern, glob=k.glob) for k in RECORD_KINDS},
     # the answer for a pair of places; "para" is the other place's slug with "-" for "/"
     "cidade_para": Kind("cidades/{slug}/para/{para}/"),
     "linhas_uf": Kind("linhas/uf/{slug}/"),

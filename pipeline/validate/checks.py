@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import date
 
 from ..identifiers import MAX_SLUG, cnpj_is_valid, has_any_cpf, has_cpf, mask_cpf, slugify
+from ..kinds import RECORD_KINDS
 from ..problems import Problem
 from ..read import SourceTable
 from ..schema import Schema
@@ -21,7 +22,8 @@ Tables = dict[str, SourceTable]
 CHECKS: dict[str, Callable[[Tables, Schema], list[Problem]]] = {}
 
 # Text columns whose values become URL slugs (data contract, "Stable URLs").
-SLUG_KEYS = {"linhas": "prefixo", "outorgas": "id", "caducidades": "ato", "transportadoras": "cnpj"}
+# the key of each source table whose records have a page: it becomes the page's address (pipeline/kinds.py)
+SLUG_KEYS = {k.table: k.key for k in RECORD_KINDS if k.table != "municipios"}
 _DECIMAL2 = re.compile(r"-?[0-9]+(\.[0-9]{1,2})?\Z")
 
 

@@ -1,0 +1,49 @@
+"""The kinds of record with a page of their own, each declared once: its table and key, its URL, its
+template, the list of it the pages read, its index section, whether the browser search indexes its pages,
+how the search and the identifier lookup name it. Every consumer reads these declarations: the URLs
+(pipeline/site/urls.py), the record pages and sections' alternate links (pipeline/site), the slug check
+(pipeline/validate/checks.py), the Whoosh documents' types (pipeline/index/whoosh.py) and the identifier
+lookup (pipeline/site/identifiers.py). A new kind of record page is one declaration here plus its
+template ``theme/templates/<nome>.html``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RecordKind:
+    name: str  # the kind: its template's name, and the record's name inside the template ("linha")
+    table: str  # the published table its records are rows of
+    key: str  # the field that names a record: its page's slug, and its identifier as people type it
+    pattern: str  # where its page is written, from the record's slug: "linhas/{slug}/"
+    records: str  # the list of SiteData that holds the records ("lines")
+    browser_search: bool = True  # its pages are in the browser search index (Pagefind)
+    section: str | None = None  # its index section ("/linhas/"): the table's downloads as alternate links
+    lookup_label: str | None = None  # how the identifier lookup labels a record, from its fields; None: not looked up
+    lookup_type: str = ""  # how the search names the kind ("Linha")
+
+    @property
+    def glob(self) -> str | None:
+        """The files of its pages, for Pagefind, when the browser search indexes them."""
+        if not self.browser_search:
+            return None
+        return self.pattern.replace("{slug}", "*/*" if self.name == "cidade" else "*") + "index.html"
+
+
+RECORD_KINDS: tuple[RecordKind, ...] = (
+    RecordKind("linha", "linhas", "prefixo", "linhas/{slug}/", "lines", section="linhas",
+               lookup_label="Linha {prefixo}", lookup_type="Linha"),
+    RecordKind("transportadora", "transportadoras", "cnpj", "transportadoras/{slug}/", "carriers",
+               section="transportadoras", lookup_label="{razao_social}", lookup_type="Transportadora"),
+    # not searched as pages: found by number through /busca/ids/ and listed on the line's page
+    RecordKind("outorga", "outorgas", "id", "outorgas/{slug}/", "outorgas", browser_search=False,
+               section="outorgas", lookup_label="Outorga {id}", lookup_type="Outorga"),
+    RecordKind("caducidade", "caducidades", "ato", "caducidades/{slug}/", "caducidades", section="caducidades",
+               lookup_label="Caducidade: {ato}", lookup_type="Caducidade"),
+    # a place the lines serve; slug "<uf>/<municipio>" (pipeline/places); its table is published, not a source's
+    RecordKind("cidade", "municipios", "chave", "cidades/{slug}/", "cities"),
+)
+
+BY_NAME = {k.name: k for k in RECORD_KINDS}
