@@ -66,8 +66,6 @@ def test_pagefind_reads_every_searched_page_and_only_those(site):
 
 def test_each_kind_of_record_is_declared_once_and_every_consumer_reads_it(site, schema):
     """pipeline/kinds.py: a new kind of record page is one declaration plus its template."""
-
-
     from pipeline import kinds
     from pipeline.index import whoosh
     from pipeline.site import RECORD_PAGES
