@@ -279,6 +279,8 @@ def test_a_custom_scale_gives_exactly_its_counts(tmp_path, schema):
     assert counts.pop("habilitacoes") == TINY["transportadoras"]
     assert counts.pop("paradas") >= TINY["linhas"] and counts.pop("historico_linhas") >= TINY["linhas"] // 2
     assert counts.pop("paralisacoes") >= 0
+    tickets = counts.pop("bilhetes")  # each domestic line: both ways, 12 months, paid and free
+    assert tickets > 0 and tickets % (2 * 12 * 2) == 0 and tickets // 48 <= TINY["linhas"]
     assert counts == {**TINY, "enquadramentos": 43}
     assert horarios > 0
     report = validate(read_source(tmp_path, schema), schema)
