@@ -20,3 +20,8 @@ def test_make_bench_runs_and_prints_its_table(tmp_path):
     result = json.loads((tmp_path / "result.json").read_text(encoding="utf-8"))["results"]["tiny"]
     assert result["pages"] > 0 and result["bare_pages"] > 0 and result["frictionless_s"] > 0
     assert set(result["peaks"]) >= {"validação", "páginas"}
+    # every adapter of a current layout, measured against DuckDB's bare read of the same file
+    layouts = json.loads((tmp_path / "result.json").read_text(encoding="utf-8"))["adaptadores"]
+    assert {r["adaptador"] for r in layouts} >= {"antt-monitriip-bilhetes", "antt-pontos-esquema-operacional"}
+    assert all(r["linhas"] > 0 and r["ingest_s"] > 0 and r["duckdb_s"] > 0 for r in layouts)
+    assert "antt-servicos-paralisados" in proc.stdout and "contra o read_csv do DuckDB" in proc.stdout

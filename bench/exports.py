@@ -1,0 +1,87 @@
+"""Synthetic files in the regulator's current layouts, at the sizes ../shared/spec/antt-layouts.md reports,
+for measuring the adapters (bench/ingest.py): Latin-1, ``;``, CRLF, ``DD/MM/YYYY``, valid CNPJs, new-form
+prefixes and real municipalities. Written by the project; no row is real.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from pipeline.adapters.antt_habilitadas import REGULAR
+from pipeline.adapters.antt_historico import HEADER as HISTORY
+from pipeline.adapters.antt_horarios import HEADER_SIGMA as TIMETABLE
+from pipeline.adapters.antt_linhas_secoes import HEADER as SECTIONS
+from pipeline.adapters.antt_monitriip import HEADER as TICKETS
+from pipeline.adapters.antt_pontos import HEADER as STOPS
+from pipeline.identifiers import cnpj_check_digits
+
+# rows of each file in September 2026 (one month of Monitriip: about 12 million over 94 months)
+REAL_SIZES = {"antt-linhas-secoes": 84_518, "antt-horarios": 10_454, "antt-pontos-esquema-operacional": 23_303,
+              "antt-servicos-paralisados": 102_000, "antt-historico-linhas": 82_000,
+              "antt-empresas-habilitadas": 410, "antt-monitriip-bilhetes": 130_000}
+PLACES = [("GO", "Goiânia"), ("TO", "Palmas"), ("DF", "Brasília"), ("SP", "São Paulo"), ("RJ", "Rio de Janeiro"),
+          ("MG", "Belo Horizonte"), ("BA", "Salvador"), ("PR", "Curitiba"), ("ES", "Vitória"), ("PE", "Recife"),
+          ("GO", "Anápolis"), ("TO", "Gurupi"), ("SP", "Campinas"), ("MG", "Uberlândia"), ("RS", "Porto Alegre")]
+SERVICES = ("Básica", "Executiva", "Semileito", "Leito", "Cama")
+
+
+def _cnpj(n: int) -> str:
+    base = f"{10_000_000 + n:08d}0001"
+    c = base + cnpj_check_digits(base)
+    return f"{c[:2]}.{c[2:5]}.{c[5:8]}/{c[8:12]}-{c[12:]}"
+
+
+def _line(n: int) -> tuple[str, str, tuple, tuple]:
+    """A line: its carrier's CNPJ, its new-form prefix, its two ends."""
+    a, b = PLACES[n % len(PLACES)], PLACES[(n * 7 + 3) % len(PLACES)]
+    if a == b:
+        b = PLACES[(n + 1) % len(PLACES)]
+    return _cnpj(n % 180), f"{a[0]}{b[0]}{n:07d}", a, b
+
+
+def _rows(adapter: str, n: int, rng: random.Random):
+    """The ``n`` data rows of ``adapter``'s file."""
+    for i in range(n):
+        line = i // 40  # some forty rows a line
+        cnpj, prefix, a, b = _line(line)
+        desc = f"{a[0]}/{a[1]} - {b[0]}/{b[1]}"
+        day = f"{1 + i % 28:02d}/{1 + i % 12:02d}/20{10 + i % 15}"
+        common = [cnpj, f"EMPRESA {line % 180} TRANSPORTES LTDA"]
+        stop_a, stop_b = PLACES[i % len(PLACES)], PLACES[(i + 5) % len(PLACES)]
+        if adapter == "antt-linhas-secoes":
+            yield common + ["", "", day, prefix, desc, SERVICES[i % 5], stop_a[1], stop_a[0], stop_b[1], stop_b[0],
+                            f"{100 + i % 900},{i % 10}", "AUTORIZACAO", "INTERESTADUAL"]
+        elif adapter == "antt-horarios":
+            flags = ["x" if rng.random() < 0.8 else "" for _ in range(19)]
+            yield common + [day, prefix, desc, SERVICES[i % 5], ("ida", "volta")[i % 2],
+                            f"{i % 24:02d}:{(i * 7) % 60:02d}", ""] + flags
+        elif adapter == "antt-pontos-esquema-operacional":
+            yield common + [day, prefix, desc, SERVICES[line % 5], str(1 + i % 40),
+                            f"{stop_a[0]}{i % 99_999:05d} TERMINAL RODOVIÁRIO", f"{stop_a[1]} - {stop_a[0]}",
+                            "Sim", "Não", "Não", "Sim" if i % 9 == 0 else "Não", "Não", "Não"]
+        elif adapter == "antt-servicos-paralisados":
+            yield common + ["", "", day, prefix, desc, SERVICES[i % 5], stop_a[1], stop_a[0], stop_b[1], stop_b[0], "",
+                            "AUTORIZACAO", "INTERESTADUAL", f"{1 + i % 28:02d}/{1 + (i // 28) % 12:02d}/2026"]
+        elif adapter == "antt-historico-linhas":
+            yield common + [day, prefix, desc, SERVICES[i % 5], "AUTORIZACAO", f"{1 + i % 28:02d}/{1 + i % 12:02d}/2025",
+                            f"50500.{i:06d}/2025-{i % 90 + 10}", "Alteração de horários", "Ativo", "INTERESTADUAL"]
+        elif adapter == "antt-empresas-habilitadas":
+            yield [f"EMPRESA {i} TRANSPORTES LTDA", _cnpj(i), f"{i:03d}/2019", f"31/12/20{27 + i % 3}"]
+        elif adapter == "antt-monitriip-bilhetes":
+            month = f"{1 + i % 12:02d}/2025"
+            yield [month, month, f"{stop_a[1]} - {stop_a[0]}", f"{stop_b[1]} - {stop_b[0]}", SERVICES[i % 5],
+                   "" if i % 9 else "Idoso", f"{50 + i % 400},{i % 100:02d}", f"{5 + i % 20},{i % 10}0", str(1 + i % 900)]
+
+
+HEADERS = {"antt-linhas-secoes": SECTIONS, "antt-horarios": TIMETABLE, "antt-pontos-esquema-operacional": STOPS,
+           "antt-servicos-paralisados": (*SECTIONS, "data_paralisacao"), "antt-historico-linhas": HISTORY,
+           "antt-empresas-habilitadas": REGULAR.columns, "antt-monitriip-bilhetes": TICKETS}
+
+
+def write_export(adapter: str, rows: int, path: Path, seed: int = 952) -> Path:
+    """``rows`` rows of ``adapter``'s current layout at ``path``, as the regulator writes them."""
+    rng = random.Random(seed)
+    text = ";".join(HEADERS[adapter]) + "\r\n" + "".join(";".join(r) + "\r\n" for r in _rows(adapter, rows, rng))
+    Path(path).write_bytes(text.encode("latin-1"))
+    return Path(path)
