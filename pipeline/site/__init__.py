@@ -78,6 +78,9 @@ def template_globals(data: SiteData) -> dict:
         "dias_da_semana": data.schema["horarios"].fields_in_group("dia_da_semana"),
         # links to records the template has only by key, and to the answer for a pair of places
         "url_de": lambda kind, key: urls.url(kind, slug=slugify(key)),
+        # the page of a table's record, when the table's records have pages (pipeline/kinds.py); else None
+        "url_do_registro": lambda table, key: urls.url(KIND_OF_TABLE[table], slug=slugify(key))
+        if table in KIND_OF_TABLE else None,
         "url_par": urls.pair,
         "url_tabela": lambda name: urls.url("tabela", slug=name),  # table names are already safe slugs
         "alternativos": alternates,
@@ -152,6 +155,7 @@ class HomeGenerator(PortalGenerator):
 # The kinds of record with a page of their own (pipeline/kinds.py; the kind is also the template's name
 # and the record's name inside it) and the SiteData list of the records.
 RECORD_PAGES = [(k.name, k.records) for k in DECLARED_KINDS]
+KIND_OF_TABLE = {k.table: k.name for k in DECLARED_KINDS}
 RECORD_KINDS = {kind for kind, _ in RECORD_PAGES}
 
 
