@@ -175,7 +175,7 @@ class SiteData:
         self.caducidades = sorted(caducidades.values(), key=lambda c: (c["data_declaracao"], c["ato"]))
         self.findings = findings
         self._verification_codes({"outorgas": outorgas, "caducidades": caducidades})
-        self.cities = arrange_cities(self.lines, self.schema.weekdays, tickets_by_pair(_records(t["bilhetes"])))
+        self.cities = arrange_cities(self.lines, self.schema.weekdays, tickets_by_pair(t["bilhetes"]))
         self._arrange_conflicts({"linhas": lines, "transportadoras": carriers, "outorgas": outorgas,
                                  "caducidades": caducidades})
         counts = {
