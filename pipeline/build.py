@@ -121,6 +121,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
         derived = derive(report.accepted, schema, settings.as_of, coverage=report.coverage,
                          file_sources=report.file_sources, typed_values=report.typed_values)
         report.typed_values = {}  # derived: the typed values live on in the frames only
+        report.let_rows_go()  # and the rows read: the frames hold what the later stages read
     gc.freeze()
     previous = None
     if settings.previous:  # read before the long stages: an unreadable previous release fails the build now

@@ -81,24 +81,26 @@ def rows_paradas(rng: random.Random, lines: list[Line], outorgas: list[Outorga])
 
 
 def rows_bilhetes(rng: random.Random, lines: list[Line], as_of: date, months: int = 12) -> list[dict]:
-    """Tickets sold between the terminals of each domestic line, both ways, in the ``months`` months before
-    ``as_of`` (travel month; issued that month or the one before), paid and for the elderly (free), with a
-    mean amount paid near R$ 0,14 a kilometre."""
+    """Tickets sold between the terminals of the domestic lines, each pair of places once and both ways, in the
+    ``months`` months before ``as_of`` (by travel month), paid and for the elderly (free), with a mean amount
+    paid near R$ 0,14 a kilometre."""
     rows = []
     first = date(as_of.year, as_of.month, 1)
+    pairs: dict[tuple, tuple] = {}  # Monitriip counts tickets per pair of places, whatever the line: each pair once
     for line in sorted(lines, key=lambda x: x.prefixo):
-        if line.origem.abroad or line.destino.abroad:
-            continue
-        for a, b in ((line.origem, line.destino), (line.destino, line.origem)):
-            for back in range(months, 0, -1):
-                y, m = divmod(first.year * 12 + first.month - 1 - back, 12)
-                travel = f"{y:04d}-{m + 1:02d}"
-                paid = rng.randint(40, 2_000)
-                mean = round(line.extensao_km * rng.uniform(0.11, 0.17), 2)
-                base = {"mes_viagem": travel, "mes_emissao": travel, "origem_municipio": a.name, "origem_uf": a.uf,
-                        "destino_municipio": b.name, "destino_uf": b.uf, "tipo_servico": "Convencional"}
-                rows.append({**base, "tipo_gratuidade": None, "quantidade": paid, "valor_medio": mean,
-                             "valor_desvio_padrao": round(mean * rng.uniform(0.05, 0.2), 2)})
-                rows.append({**base, "tipo_gratuidade": "Idoso", "quantidade": rng.randint(0, paid // 20),
-                             "valor_medio": 0.0, "valor_desvio_padrao": 0.0})
+        if not (line.origem.abroad or line.destino.abroad):
+            for a, b in ((line.origem, line.destino), (line.destino, line.origem)):
+                pairs.setdefault((a.uf, a.name, b.uf, b.name), (line, a, b))
+    for line, a, b in pairs.values():
+        for back in range(months, 0, -1):
+            y, m = divmod(first.year * 12 + first.month - 1 - back, 12)
+            travel = f"{y:04d}-{m + 1:02d}"
+            paid = rng.randint(40, 2_000)
+            mean = round(line.extensao_km * rng.uniform(0.11, 0.17), 2)
+            base = {"mes_viagem": travel, "mes_emissao": travel, "origem_municipio": a.name, "origem_uf": a.uf,
+                    "destino_municipio": b.name, "destino_uf": b.uf, "tipo_servico": "Convencional"}
+            rows.append({**base, "tipo_gratuidade": None, "quantidade": paid, "valor_medio": mean,
+                         "valor_desvio_padrao": round(mean * rng.uniform(0.05, 0.2), 2)})
+            rows.append({**base, "tipo_gratuidade": "Idoso", "quantidade": rng.randint(0, paid // 20),
+                         "valor_medio": 0.0, "valor_desvio_padrao": 0.0})
     return rows

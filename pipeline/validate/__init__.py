@@ -49,6 +49,15 @@ class Report:
     # table -> field -> {text: typed value}, as validation read them (screen.KEPT_TYPES): the derive stage
     # takes them instead of parsing every date again; the build lets them go once it has derived
     typed_values: dict[str, dict[str, dict]] = field(default_factory=dict, repr=False, compare=False)
+    # rows accepted per table, kept when the rows themselves are let go (let_rows_go)
+    accepted_counts: dict[str, int] = field(default_factory=dict)
+
+    def let_rows_go(self) -> None:
+        """Once derived, the rows as read are not needed again: their counts stay, the rows are freed (a
+        national package's rows as lists of text held some 300 MB through the page stage)."""
+        for name, t in self.accepted.items():
+            self.accepted_counts[name] = len(t.rows)
+            t.rows, t.row_numbers, t.row_sources = [], [], None
 
     def account(self, counts: dict[str, dict[str, int]]) -> None:
         """Every row read is kept, a later source's repeat of a kept key, or refused with a reason."""
@@ -100,7 +109,8 @@ class Report:
             "fontes": [s.as_descriptor() for s in self.sources],
             "cobertura": {n: self.coverage.get(n, []) or NOT_COVERED for n in self.rows_read},
             "linhas_lidas": {n: self.count(self.rows_read, n) for n in self.rows_read},
-            "linhas_aceitas": {n: self.count({n: len(t.rows)}, n) for n, t in self.accepted.items()},
+            "linhas_aceitas": {n: self.count({n: self.accepted_counts.get(n, len(t.rows))}, n)
+                               for n, t in self.accepted.items()},
             "contagem": {n: (c if self.covered(n) else NOT_COVERED) for n, c in self.accounting.items()},
             "observacoes": self.notes,
             "problemas": [p.as_row() for p in self.problems],
