@@ -920,6 +920,7 @@ def test_a_pair_page_shows_what_passengers_paid_month_by_month(tmp_path):
     chart = (pair / "index.html").read_text(encoding="utf-8")
     assert '<title id="grafico-bilhetes-titulo">Bilhetes vendidos por mês da viagem</title>' in chart
     assert "3 meses, de 07/2026 a 09/2026" in chart
+    assert "bilhetes pagos" in text and "bilhetes gratuitos" in text  # the chart's colours, said beside it
     back = json.loads((site / "cidades" / "to" / "palmas" / "para" / "go-goiania.json").read_text(encoding="utf-8"))
     assert [m["bilhetes"] for m in back["bilhetes"]] == [700]  # the other way, as published
 

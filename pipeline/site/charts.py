@@ -113,4 +113,6 @@ def tickets_svg(months: list[dict]) -> Markup | None:
         parts.append(f'<text x="{x}" y="{HEIGHT - BOTTOM + 16}" text-anchor="{anchor}" font-size="11" '
                      f'fill="#1b1b1b">{mes_br(m["mes"])}</text>')
     parts.append("</svg>")
-    return Markup("".join(parts))  # only numbers and months of the data: nothing to escape
+    legend = "".join(f'<li><span class="cor" style="background:{c}"></span>{t}</li>'
+                     for c, t in ((COLOURS[0], "bilhetes pagos"), (COLOURS[2], "bilhetes gratuitos")))
+    return Markup("".join(parts) + f'<ul class="legenda">{legend}</ul>')  # numbers and months only: nothing to escape
