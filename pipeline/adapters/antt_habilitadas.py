@@ -21,7 +21,7 @@ SEMIURBAN = Layout("semiurbano", ("cnpj", "razao_social", "validade_habilitacao"
                    {"validade_habilitacao": "vigencia", "situacao_empresa": "situacao"})
 REGULAR_2021 = Layout("regular (2021)", ("razao_social", "cnpj", "regime", "situacao", "modalidade", "validade"),
                       {"validade": "vigencia"})
-MARKETS = {REGULAR.nome: "regular", SEMIURBAN.nome: "semiurbano", REGULAR_2021.nome: "regular"}
+MARKETS = {REGULAR.label: "regular", SEMIURBAN.label: "semiurbano", REGULAR_2021.label: "regular"}
 
 
 class LicensedCarriers(Adapter):
@@ -37,7 +37,7 @@ class LicensedCarriers(Adapter):
 
     def __init__(self, schema: Schema, report, layout: Layout):
         super().__init__(schema, report, layout)
-        self.market = MARKETS[layout.nome]
+        self.market = MARKETS[layout.label]
 
     def validity(self, row: Row) -> str | None:
         row.values["vigencia"], why = parse_date_br(row.cells["vigencia"], self.layout.columns[

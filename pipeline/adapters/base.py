@@ -45,7 +45,7 @@ class Layout:
     """One known header of an export: its columns as published (lower case, in order), and the name the
     adapter gives a column where it differs (``{"decricao_historico": "descricao_historico"}``)."""
 
-    nome: str  # how the report and messages name the layout: "2021", "SIGMA (2025-)"
+    label: str  # how messages name the layout: "2021", "SIGMA (2025-)"
     columns: tuple[str, ...]
     rename: dict[str, str] = field(default_factory=dict)
 
@@ -169,7 +169,7 @@ def detect(path: Path, adapters: dict[str, type[Adapter]]) -> str:
              if any(list(layout.columns) == header for layout in adapter.LAYOUTS)]
     if len(found) == 1:
         return found[0]
-    known = "; ".join(f"{name} ({', '.join(layout.nome for layout in a.LAYOUTS)})" for name, a in adapters.items())
+    known = "; ".join(f"{name} ({', '.join(layout.label for layout in a.LAYOUTS)})" for name, a in adapters.items())
     if not found:
         raise IngestError(f"{path}: o cabeçalho não é o de nenhuma exportação conhecida ({known}); informe o "
                           f"adaptador ou confira o arquivo. Cabeçalho lido: {';'.join(header)[:300]}")

@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..identifiers import cnpj_is_valid, normalise_cnpj, slugify
-from ..read.provenance import REPORT_NAME
+from ..read.provenance import REPORT_NAME, SOURCE_DATE
 from ..read.source import FIELD_LIMIT, csv_error_pt, swallowed_lines
 from ..read.writer import write_table
 from ..schema import Schema
@@ -298,10 +298,24 @@ def _reader(text: str):
     return csv.reader(io.StringIO(text, newline=""), delimiter=";", strict=True)
 
 
+HEADER_BYTES = 1024 * 1024  # the most of a file read to find its header (a header is a few hundred bytes)
+
+
 def read_header(path: Path) -> list[str]:
-    """The export's header as the adapters compare it (lower case, spaces trimmed)."""
-    text, _ = _text_of(path)
-    return [h.strip().lower() for h in _first_row(_reader(text), Path(path))]
+    """The export's header as the adapters compare it (lower case, spaces trimmed), from its first line
+    alone, decoded and checked as the whole file is (``_decode``): picking an adapter does not read the
+    file twice."""
+    path = Path(path)
+    if not path.is_file():
+        _text_of(path)  # raises read_export's message: a folder, or no such file
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(HEADER_BYTES)
+    except OSError as exc:
+        raise IngestError(f"{path}: não foi possível ler o arquivo ({exc.strerror or exc})") from None
+    end = head.find(b"\n")
+    text, _ = _decode(head[: end + 1] if end >= 0 else head, path)
+    return [h.strip().lower() for h in _first_row(_reader(text), path)]
 
 
 # Text that went through a wrong encoding: the replacement character, or the pairs a UTF-8 accented
@@ -388,21 +402,21 @@ def parse_cnpj(value: str, column: str = "cnpj") -> tuple[str | None, str | None
     return digits, None
 
 
+_DMY = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
+
+
 def parse_date_br(value: str, column: str) -> tuple[str | None, str | None]:
     """``DD/MM/YYYY`` -> ``YYYY-MM-DD``; empty stays empty (``""``, not an error)."""
     value = (value or "").strip()
     if not value:
         return "", None
-    m = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", value)
+    m = _DMY.fullmatch(value)
     try:
         if not m:
             raise ValueError
         return date(int(m[3]), int(m[2]), int(m[1])).isoformat(), None
     except ValueError:
         return None, f'data inválida: coluna "{column}" = "{value}" não é uma data DD/MM/AAAA'
-
-
-_DMY = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
 
 
 def _valid(year: int, month: int, day: int) -> bool:
@@ -626,7 +640,6 @@ ANTT = "ANTT — Agência Nacional de Transportes Terrestres"
 ANTT_OPEN_DATA = "https://dados.antt.gov.br/"
 # Open government data of the federal executive (Decreto nº 8.777/2016, the open-data policy).
 OPEN_DATA_LICENCE = "Dados abertos governamentais (Decreto nº 8.777/2016)"
-_DATE = re.compile(r"[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?\Z")
 _YEAR_IN_NAME = re.compile(r"(?<!\d)(19\d{2}|20\d{2})(?!\d)")
 
 
@@ -642,7 +655,7 @@ def source_entry(title: str, path: Path, options: SourceOptions, report: IngestR
     report says which.
     """
     date, how = options.data.strip(), "informada com --data-referencia"
-    if date and not _DATE.match(date):
+    if date and not SOURCE_DATE.match(date):
         raise OptionError(f'--data-referencia "{date}" não é AAAA, AAAA-MM nor AAAA-MM-DD'.replace(" nor ", " nem "))
     if options.url and not options.url.startswith(("http://", "https://")):
         raise OptionError(f'--fonte-url "{options.url}" deve começar com http:// ou https://')

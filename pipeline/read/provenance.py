@@ -82,7 +82,8 @@ DECREE_SOURCE = Source(
     licenca="Ato oficial, sem proteção de direito autoral (Lei nº 9.610/1998, art. 8º IV)",
 )
 
-_DATE = re.compile(r"[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?\Z")
+# a source's date: AAAA, AAAA-MM or AAAA-MM-DD (also --data-referencia, pipeline/adapters)
+SOURCE_DATE = re.compile(r"[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?\Z")
 
 
 def _descriptor(folder: Path) -> dict | None:
@@ -121,7 +122,7 @@ def read_source_info(folder: Path) -> Source:
         titulo=text("title"),
         publicador=text("publisher"),
         url=text("path") if text("path").startswith(("http://", "https://")) else "",
-        data=date if _DATE.match(date) else "",
+        data=date if SOURCE_DATE.match(date) else "",
         licenca=" ".join(str(licence).split()),
         ficticia=entry.get("fictional") is True,
         relatorio=_report(folder),
