@@ -105,12 +105,13 @@ def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None 
                   for s in line["secoes"]]
         # the stops of its operational scheme, in order: A before B serves A -> B only (issue 23)
         by_stops = set(_stop_pairs(line.get("paradas") or ()))
-        for a_src, b_src in dict.fromkeys(pairs + sorted(by_stops - set(pairs))):
+        served = set(pairs)  # as terminals or a section's ends: both ways (looked up for each pair below)
+        for a_src, b_src in dict.fromkeys(pairs + sorted(by_stops - served)):
             a, b = city(*a_src), city(*b_src)
             if a is b:
                 continue
             directions = ((a, b, a_src, b_src), (b, a, b_src, a_src))
-            if (a_src, b_src) not in pairs:  # known from the stops alone: the order of the itinerary only
+            if (a_src, b_src) not in served:  # known from the stops alone: the order of the itinerary only
                 directions = directions[:1]
             for here, there, here_src, there_src in directions:
                 here["linhas"].add(line["prefixo"])
@@ -122,7 +123,7 @@ def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None 
                     answer["paralisadas"].setdefault(line["prefixo"], (line, since))
                 else:
                     answer["linhas"].setdefault(line["prefixo"], line)
-                    if (here_src, there_src) in pairs or (there_src, here_src) in pairs:
+                    if (here_src, there_src) in served or (there_src, here_src) in served:
                         answer.setdefault("por_secao_ou_terminal", set()).add(line["prefixo"])
     for rec in cities.values():  # the way back is answered only where some line serves it (stops go one way)
         for answer in rec["destinos"].values():
