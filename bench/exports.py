@@ -40,8 +40,14 @@ def _line(n: int) -> tuple[str, str, tuple, tuple]:
     return _cnpj(n % 180), f"{a[0]}{b[0]}{n:07d}", a, b
 
 
-def _rows(adapter: str, n: int, rng: random.Random):
-    """The ``n`` data rows of ``adapter``'s file."""
+def _month(year: int, month: int, later: int) -> str:
+    """``MM/AAAA``, ``later`` months after ``month`` of ``year``."""
+    year, month = divmod(year * 12 + month - 1 + later, 12)
+    return f"{month + 1:02d}/{year}"
+
+
+def _rows(adapter: str, n: int, rng: random.Random, period: tuple[int, int] = (2025, 1)):
+    """The ``n`` data rows of ``adapter``'s file (``period``: Monitriip's month of issue, ``(year, month)``)."""
     for i in range(n):
         line = i // 40  # some forty rows a line
         cnpj, prefix, a, b = _line(line)
@@ -69,9 +75,12 @@ def _rows(adapter: str, n: int, rng: random.Random):
         elif adapter == "antt-empresas-habilitadas":
             yield [f"EMPRESA {i} TRANSPORTES LTDA", _cnpj(i), f"{i:03d}/2019", f"31/12/20{27 + i % 3}"]
         elif adapter == "antt-monitriip-bilhetes":
-            month = f"{1 + i % 12:02d}/2025"
-            yield [month, month, f"{stop_a[1]} - {stop_a[0]}", f"{stop_b[1]} - {stop_b[0]}", SERVICES[i % 5],
-                   "" if i % 9 else "Idoso", f"{50 + i % 400},{i % 100:02d}", f"{5 + i % 20},{i % 10}0", str(1 + i % 900)]
+            # one month of issue, travel up to two months later; a mean fare no other row of the month has
+            cents = 5_000 + i * 37 % 130_000
+            yield [_month(*period, 0), _month(*period, i % 3), f"{stop_a[1]} - {stop_a[0]}",
+                   f"{stop_b[1]} - {stop_b[0]}", SERVICES[i % 5], "" if i % 9 else "Idoso",
+                   f"{cents // 100:,},{cents % 100:02d}".replace(",", ".", cents >= 100_000),
+                   f"{5 + i % 20},{i % 10}0", str(1 + i % 900)]
 
 
 HEADERS = {"antt-linhas-secoes": SECTIONS, "antt-horarios": TIMETABLE, "antt-pontos-esquema-operacional": STOPS,
@@ -79,9 +88,10 @@ HEADERS = {"antt-linhas-secoes": SECTIONS, "antt-horarios": TIMETABLE, "antt-pon
            "antt-empresas-habilitadas": REGULAR.columns, "antt-monitriip-bilhetes": TICKETS}
 
 
-def write_export(adapter: str, rows: int, path: Path, seed: int = 952) -> Path:
-    """``rows`` rows of ``adapter``'s current layout at ``path``, as the regulator writes them."""
+def write_export(adapter: str, rows: int, path: Path, seed: int = 952, period: tuple[int, int] = (2025, 1)) -> Path:
+    """``rows`` rows of ``adapter``'s current layout at ``path``, as the regulator writes them (``period``: the
+    month of a Monitriip file, ``(year, month)``)."""
     rng = random.Random(seed)
-    text = ";".join(HEADERS[adapter]) + "\r\n" + "".join(";".join(r) + "\r\n" for r in _rows(adapter, rows, rng))
+    text = ";".join(HEADERS[adapter]) + "\r\n" + "".join(";".join(r) + "\r\n" for r in _rows(adapter, rows, rng, period))
     Path(path).write_bytes(text.encode("latin-1"))
     return Path(path)

@@ -76,12 +76,15 @@ def cmd_generate(args) -> int:
 
 
 def cmd_ingest(args) -> int:
-    from .adapters import REPORT_NAME, IngestError, SourceOptions, ingest
+    from .adapters import ADAPTERS, REPORT_NAME, IngestError, SourceOptions, ingest
 
     options = SourceOptions(url=args.fonte_url or "", data=args.data_referencia or "", licenca=args.licenca or "")
+    adapter, files = args.adapter, args.file
+    if adapter is not None and adapter not in ADAPTERS and Path(adapter).exists():  # no adapter named: a file
+        adapter, files = None, [adapter, *files]
     try:
         with locked(Path(args.out)):
-            report = ingest(args.adapter, Path(args.file), Path(args.out), options=options)
+            report = ingest(adapter, [Path(f) for f in files], Path(args.out), options=options)
     except IngestError as exc:
         print(f"erro: {clean(str(exc))}", file=sys.stderr)
         return 1
@@ -89,7 +92,8 @@ def cmd_ingest(args) -> int:
         print(f"erro: não foi possível gravar em {clean(args.out)}: {os_reason(exc)}", file=sys.stderr)
         return 1
     for item in report.rejeitadas_detalhe[:MAX_SHOWN]:
-        print(f"REJEITADA linha {item['linha']}: {clean(item['motivo'])}", file=sys.stderr)
+        where = f"{item['arquivo']} linha" if "arquivo" in item else "linha"  # several files: each names its own
+        print(clean(f"REJEITADA {where} {item['linha']}: {item['motivo']}"), file=sys.stderr)
     if report.rejeitadas > MAX_SHOWN:
         print(f"... e mais {report.rejeitadas - MAX_SHOWN} rejeitada(s)", file=sys.stderr)
     for c in report.conflitos[:MAX_SHOWN]:
@@ -259,13 +263,16 @@ def parser() -> argparse.ArgumentParser:
         help="converte uma exportação do regulador (Latin-1, ';', DD/MM/AAAA) em pacote de origem",
         description="Grava na pasta de saída as tabelas do contrato, datapackage.json e ingest-report.json.",
     )
-    i.add_argument("adapter", nargs="?", choices=list(ADAPTERS), default=None,
-                   help="formato da exportação (padrão: o adaptador cujo cabeçalho o arquivo tem)")
-    i.add_argument("file", help="arquivo exportado pelo regulador")
+    i.add_argument("adapter", nargs="?", default=None, metavar="ADAPTADOR",
+                   help=f"formato da exportação: {', '.join(ADAPTERS)} (padrão: o adaptador cujo cabeçalho o "
+                   "arquivo tem)")
+    i.add_argument("file", nargs="+", metavar="ARQUIVO",
+                   help="arquivo exportado pelo regulador; vários (os mensais do Monitriip) num só pacote, na ordem dada")
     i.add_argument("--out", required=True, help="pasta de saída do pacote de origem")
     i.add_argument("--fonte-url", help="endereço de onde a exportação foi baixada (padrão: o portal de dados abertos da ANTT)")
     i.add_argument("--data-referencia", help="data dos dados ou da extração, AAAA, AAAA-MM ou AAAA-MM-DD "
-                   "(padrão: o ano no nome do arquivo, quando houver um só)")
+                   "(padrão: o ano no nome do arquivo, quando houver um só; com vários arquivos, o mês mais "
+                   "recente MM_AAAA dos nomes)")
     i.add_argument("--licenca", help="licença da fonte (padrão: dados abertos governamentais, Decreto nº 8.777/2016)")
     i.set_defaults(func=cmd_ingest)
 
