@@ -83,8 +83,11 @@ SCALES: dict[str, dict[str, int]] = {
         "tarifas_promocionais": 20_000,
         "infracoes": 500_000,
         "caducidades": 500,
+        "bilhetes_detalhados": 1,  # a real month of Monitriip's detail (some 130,000 rows a month)
     },
 }
+# eight years of Monitriip (January 2019 to October 2026: 94 months) beside the national package
+SCALES["national-8-years"] = {**SCALES["national"], "meses_de_bilhetes": 94}
 
 # How many rows each finding must report in any generated package (all of them planted).
 PLANTED_FINDINGS: dict[str, int] = {
@@ -146,7 +149,8 @@ def _write(counts: dict[str, int], seed: int, out: Path) -> dict[str, int]:
         "paralisacoes": rows_paralisacoes(random.Random(seed * 1_000_003 + 50), world.lines, world.outorgas,
                                           world.as_of),
         "paradas": rows_paradas(random.Random(seed * 1_000_003 + 60), world.lines, world.outorgas),
-        "bilhetes": rows_bilhetes(random.Random(seed * 1_000_003 + 70), world.lines, world.as_of),
+        "bilhetes": rows_bilhetes(random.Random(seed * 1_000_003 + 70), world.lines, world.as_of,
+                                  counts.get("meses_de_bilhetes", 12), bool(counts.get("bilhetes_detalhados"))),
     }
     missing = [name for name in schema.tables if name not in tables]
     if missing:

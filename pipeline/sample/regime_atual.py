@@ -80,11 +80,20 @@ def rows_paradas(rng: random.Random, lines: list[Line], outorgas: list[Outorga])
     return rows
 
 
-def rows_bilhetes(rng: random.Random, lines: list[Line], as_of: date, months: int = 12) -> list[dict]:
+# What a national sample's tickets are made of besides the paid ones, as Monitriip names them (its
+# layout's ``tipo_gratuidade``): the free or half-price tickets of the elderly, young people of low
+# income and people with a disability (Lei nº 10.741/2003, Lei nº 12.852/2013, Lei nº 8.899/1994).
+FREE_KINDS = ("Idoso", "Idoso 50%", "Jovem de Baixa Renda", "Jovem de Baixa Renda 50%", "Pessoa com Deficiência")
+SERVICES = ("Convencional", "Executivo", "Semileito", "Leito")
+
+
+def rows_bilhetes(rng: random.Random, lines: list[Line], as_of: date, months: int = 12, detailed: bool = False):
     """Tickets sold between the terminals of the domestic lines, each pair of places once and both ways, in the
     ``months`` months before ``as_of`` (by travel month), paid and for the elderly (free), with a mean amount
-    paid near R$ 0,14 a kilometre."""
-    rows = []
+    paid near R$ 0,14 a kilometre. ``detailed`` (the national scales) gives each pair and month the detail of a
+    real month of Monitriip, some 130,000 rows: tickets issued in the travel month and the five before, one to
+    four services, and five kinds of free ticket issued in the travel month or the one before. Rows are made as they are written (eight years of them
+    are 12 million)."""
     first = date(as_of.year, as_of.month, 1)
     pairs: dict[tuple, tuple] = {}  # Monitriip counts tickets per pair of places, whatever the line: each pair once
     for line in sorted(lines, key=lambda x: x.prefixo):
@@ -92,15 +101,28 @@ def rows_bilhetes(rng: random.Random, lines: list[Line], as_of: date, months: in
             for a, b in ((line.origem, line.destino), (line.destino, line.origem)):
                 pairs.setdefault((a.uf, a.name, b.uf, b.name), (line, a, b))
     for line, a, b in pairs.values():
+        services = [SERVICES[0]] + [s for s, share in zip(SERVICES[1:], (0.7, 0.2, 0.3)) if rng.random() < share] \
+            if detailed else SERVICES[:1]
         for back in range(months, 0, -1):
             y, m = divmod(first.year * 12 + first.month - 1 - back, 12)
             travel = f"{y:04d}-{m + 1:02d}"
-            paid = rng.randint(40, 2_000)
-            mean = round(line.extensao_km * rng.uniform(0.11, 0.17), 2)
-            base = {"mes_viagem": travel, "mes_emissao": travel, "origem_municipio": a.name, "origem_uf": a.uf,
-                    "destino_municipio": b.name, "destino_uf": b.uf, "tipo_servico": "Convencional"}
-            rows.append({**base, "tipo_gratuidade": None, "quantidade": paid, "valor_medio": mean,
-                         "valor_desvio_padrao": round(mean * rng.uniform(0.05, 0.2), 2)})
-            rows.append({**base, "tipo_gratuidade": "Idoso", "quantidade": rng.randint(0, paid // 20),
-                         "valor_medio": 0.0, "valor_desvio_padrao": 0.0})
-    return rows
+            for service in services:
+                issued = [travel]
+                if detailed:
+                    for ahead in range(1, 6):
+                        yy, mm = divmod(y * 12 + m - ahead, 12)
+                        issued.append(f"{yy:04d}-{mm + 1:02d}")
+                for issue in issued:
+                    paid = rng.randint(40, 2_000)
+                    mean = round(line.extensao_km * rng.uniform(0.11, 0.17), 2)
+                    base = {"mes_viagem": travel, "mes_emissao": issue, "origem_municipio": a.name, "origem_uf": a.uf,
+                            "destino_municipio": b.name, "destino_uf": b.uf, "tipo_servico": service}
+                    yield {**base, "tipo_gratuidade": None, "quantidade": paid, "valor_medio": mean,
+                           "valor_desvio_padrao": round(mean * rng.uniform(0.05, 0.2), 2)}
+                    if issue not in issued[:1 + detailed]:  # free tickets: issued in the travel month or the one before
+                        continue
+                    for kind in (FREE_KINDS if detailed else FREE_KINDS[:1]):
+                        half = kind.endswith("50%")
+                        yield {**base, "tipo_gratuidade": kind, "quantidade": rng.randint(0, paid // 20),
+                               "valor_medio": round(mean / 2, 2) if half else 0.0,
+                               "valor_desvio_padrao": round(mean * 0.05, 2) if half else 0.0}
