@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ["leitura", "validação", "derivação", "publicação", "páginas", "índice de busca", "downloads (em paralelo)"]
+STAGES = ["leitura", "validação", "tabelas em lotes", "derivação", "publicação", "páginas", "índice de busca", "downloads (em paralelo)"]
 TINY = {"transportadoras": 8, "linhas": 10, "outorgas": 34, "tarifas": 150, "tarifas_promocionais": 20,
         "infracoes": 30, "caducidades": 5}
 

@@ -177,7 +177,7 @@ def cmd_build(args) -> int:
     _print_report(result.report)
     for table, c in result.report.accounting.items():
         if result.report.covered(table):
-            published = len(result.derived.tables[table])
+            published = result.derived.rows(table)
             assert published == c["mantidas"], f"{table}: {published} publicadas != {c['mantidas']} mantidas"
             print(f"{table}: {c['lidas']} lidas = {c['mantidas']} mantidas + {c['duplicadas']} duplicadas + "
                   f"{c['rejeitadas']} rejeitadas")
@@ -251,7 +251,7 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     g = sub.add_parser("generate", help="gera um pacote de origem sintético, deterministicamente")
-    g.add_argument("--scale", choices=["small", "national"], default="small")
+    g.add_argument("--scale", choices=["small", "national", "national-8-years"], default="small")
     g.add_argument("--seed", type=int, default=None, help="semente (padrão: a da amostra)")
     g.add_argument("--out", required=True, help="pasta de saída")
     g.set_defaults(func=cmd_generate)

@@ -16,6 +16,7 @@ from pelican import Pelican, signals
 from pelican.log import console as pelican_console
 from pelican.settings import read_settings
 
+from . import batches
 from .derive import Derived, derive
 from .folders import exclusive, staged
 from .index import pagefind, whoosh
@@ -48,15 +49,30 @@ class BuildResult:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-def check(settings: Settings, schema: Schema | None = None, progress: Progress | None = None) -> Report:
-    """Read and validate only (``python -m pipeline validate``)."""
+def check(settings: Settings, schema: Schema | None = None, progress: Progress | None = None,
+          out: Path | None = None, previous: str | None = None) -> Report:
+    """Read and validate (``python -m pipeline validate``). A table read in batches is read, validated and,
+    when ``out`` is given (the build's ``dados/``), derived and written there as it is read
+    (pipeline/batches.py)."""
     schema = schema or load_schema()
     progress = progress or Progress()
-    with progress.stage("leitura"):
-        source = read_source(list(settings.data), schema, progress, allow_mixed=settings.allow_mixed_sources)
-    gc.freeze()  # see build(): the rows read live until the end
-    with progress.stage("validação"):
-        return validate(source, schema, lenient=settings.lenient)
+    # the tables read in batches, in a child process beside the rest (pipeline/batches.py)
+    pending = batches.start(list(settings.data), schema, lenient=settings.lenient, as_of=settings.as_of,
+                            allow_mixed=settings.allow_mixed_sources, out=out, previous=previous,
+                            listed=CHANGES_LISTED)
+    try:
+        with progress.stage("leitura"):
+            source = read_source(list(settings.data), schema, progress, allow_mixed=settings.allow_mixed_sources)
+        gc.freeze()  # see build(): the rows read live until the end
+        with progress.stage("validação"):
+            report = validate(source, schema, lenient=settings.lenient)
+        if pending is not None:
+            with progress.stage("tabelas em lotes"):
+                batches.attach(report, pending, lenient=settings.lenient)
+    finally:
+        if pending is not None:
+            pending.cancel()
+    return report
 
 
 def render(site: SiteData, settings: Settings, out: Path, late: list | None = None,
@@ -114,24 +130,26 @@ def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
 def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
     schema = load_schema()
     progress = progress or Progress()
-    report = check(settings, schema, progress)
-    if not report.accepted:
-        raise BuildError(f"{len(report.errors)} erro(s) na entrada; o site anterior foi mantido", report)
-    with progress.stage("derivação"):
-        derived = derive(report.accepted, schema, settings.as_of, coverage=report.coverage,
-                         file_sources=report.file_sources, typed_values=report.typed_values)
-        report.typed_values = {}  # derived: the typed values live on in the frames only
-        report.let_rows_go()  # and the rows read: the frames hold what the later stages read
-    gc.freeze()
-    previous = None
-    if settings.previous:  # read before the long stages: an unreadable previous release fails the build now
-        try:
-            previous = changes.load_previous(settings.previous)
-        except changes.ChangesError as exc:
-            raise BuildError(str(exc)) from None
     with staged(settings.out, "site gerado por python -m pipeline build") as staging, \
             tempfile.TemporaryDirectory(prefix=f".{settings.out.resolve().name}.busca-",  # see remove_leftovers
                                         dir=staging.parent) as search_folder:
+        (staging / "dados").mkdir(parents=True, exist_ok=True)
+        report = check(settings, schema, progress, out=staging / "dados", previous=settings.previous)
+        if not report.accepted:
+            raise BuildError(f"{len(report.errors)} erro(s) na entrada; o site anterior foi mantido", report)
+        with progress.stage("derivação"):
+            derived = derive(report.accepted, schema, settings.as_of, coverage=report.coverage,
+                             file_sources=report.file_sources, typed_values=report.typed_values,
+                             batches=report.batches)
+            report.typed_values = {}  # derived: the typed values live on in the frames only
+            report.let_rows_go()  # and the rows read: the frames hold what the later stages read
+        gc.freeze()
+        previous = None
+        if settings.previous:  # read before the long stages: an unreadable previous release fails the build now
+            try:
+                previous = changes.load_previous(settings.previous, streamed=set(report.batches))
+            except changes.ChangesError as exc:
+                raise BuildError(str(exc)) from None
         with progress.stage("publicação"):  # the files are written by other processes, beside the pages
             published = publish(derived, report, schema, staging / "dados", in_background=True,
                                 site_url=settings.site_url)
@@ -187,7 +205,11 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
     previous_folder = None
     if previous is not None:
         try:
-            mudancas = changes.compare(previous, out, descriptor, limit=CHANGES_LISTED)
+            failed = [b.changes_error for b in derived.batches.values() if b.changes_error]
+            if failed:
+                raise changes.ChangesError(failed[0])
+            mudancas = changes.compare(previous, out, descriptor, limit=CHANGES_LISTED,
+                                       streamed={n: b.changes for n, b in derived.batches.items() if b.changes})
         except changes.ChangesError as exc:
             raise BuildError(str(exc)) from None
         changes.write(mudancas, out / "mudancas.json")
@@ -195,8 +217,9 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
     listed = release.files(out, descriptor)
     release.write_checksums(out, listed)
     temporal = release.temporal(derived.tables, descriptor)
+    temporal.update({name: (b.first_day, b.last_day) for name, b in derived.batches.items()})
     # rows per table; None for a table no source supplies (its rows are unknown: never "0 linhas")
-    rows = {name: len(df) if covered(name) else None for name, df in derived.tables.items()}
+    rows = {name: derived.rows(name) if covered(name) else None for name in derived.tables}
     args = (descriptor, listed, settings.site_url, settings.as_of, temporal)
     datapackage.write_json(catalog.dcat(*args, rows=rows), out / CATALOGUE)
     datapackage.write_json(catalog.data_json(*args, rows=rows), site / "data.json")

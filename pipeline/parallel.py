@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -108,14 +109,29 @@ class Call:
 
     def result(self):
         with os.fdopen(self.fd, "rb") as fh:
+            self.fd = None
             data = fh.read()
         os.waitpid(self.pid, 0)
+        self.pid = None
         if not data:
             raise WorkerError("o processo auxiliar terminou sem resposta")
         ok, value = pickle.loads(data)
         if not ok:
             raise WorkerError(f"o processo auxiliar falhou:\n{value}")
         return value
+
+
+    def cancel(self) -> None:
+        """Stop the child if it still runs (the caller failed before asking for the result)."""
+        if self.pid is None:
+            return
+        try:
+            os.kill(self.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        self.pid = self.fd = None
 
 
 def call(fn: Callable[[], object], parallel: bool = True):
@@ -127,5 +143,8 @@ def call(fn: Callable[[], object], parallel: bool = True):
     class Done:
         def result(self):
             return value
+
+        def cancel(self):
+            pass
 
     return Done()

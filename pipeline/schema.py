@@ -52,6 +52,12 @@ class Table:
         return set(self.primary_key) | refs
 
     @property
+    def batched(self) -> bool:
+        """``x-em-lotes``: the table is read, validated, derived and published a batch of rows at a time,
+        never whole in memory (pipeline/batches.py): eight years of Monitriip tickets are 12 million rows."""
+        return bool(self.descriptor.get("x-em-lotes"))
+
+    @property
     def derived_fields(self) -> list[dict]:
         return self.descriptor.get("derivedFields", [])
 

@@ -38,6 +38,13 @@ class Derived:
     completeness: dict = field(default_factory=dict)
     # each inconsistency rule (derive/inconsistencies.py) that could not run -> the tables no source covers
     unchecked_inconsistencies: dict[str, list[str]] = field(default_factory=dict)
+    # the tables read a batch at a time (pipeline/batches.py): ``tables`` holds each empty, and this its
+    # counts, dates and summaries, each a ``batches.Batched``
+    batches: dict = field(default_factory=dict)
+
+    def rows(self, name: str) -> int:
+        """The rows published of a table (``tables`` holds a table read in batches empty)."""
+        return self.batches[name].mantidas if name in self.batches else len(self.tables[name])
 
 
 def _col(df: pd.DataFrame, values) -> pd.Series:
@@ -118,6 +125,7 @@ def derive(
     coverage: dict[str, list[str]] | None = None,
     file_sources: dict[str, str] | None = None,
     typed_values: dict[str, dict[str, dict]] | None = None,
+    batches: dict | None = None,
 ) -> Derived:
     """The published tables as of ``as_of``. ``coverage`` (table -> supplying sources; every table
     covered when not given) decides which finding rules can run; ``file_sources`` (file -> source id)
@@ -125,6 +133,7 @@ def derive(
     each text (pipeline/derive/typed.py)."""
     typed_values = typed_values or {}
     t = {name: typed_frame(schema[name], accepted[name], typed_values.get(name)) for name in schema.tables}
+    batches = batches or {}
     history = fare_history(t["tarifas"])
     derive_linhas(t["linhas"], t["horarios"], schema.weekdays)
     derive_outorgas(t["outorgas"], as_of)
@@ -132,19 +141,12 @@ def derive(
     derive_tarifas(t["tarifas"], history, as_of)
     derive_promocoes(t["tarifas_promocionais"], history, as_of)
     derive_infracoes(t["infracoes"], t["enquadramentos"])
-    places.add_codes(t["linhas"])
-    places.add_codes(t["secoes"])
-    places.add_codes(t["paralisacoes"])
-    places.add_code(t["paradas"])
-    places.add_codes(t["bilhetes"])
+    for name, add in PLACE_CODES.items():
+        add(t[name])
     for name, table in schema.tables.items():
         joins.add(t[name], table, t, schema)
-    fonte = schema.provenance_field["name"]
-    for name, table in schema.tables.items():
-        source = accepted[name]
-        files = source.row_sources if source.row_sources is not None else [source.source] * len(source.rows)
-        t[name][fonte] = _col(t[name], once_per_value(lambda f: (file_sources or {}).get(f, ""), files))
-        t[name] = t[name][[*table.published_field_names, fonte]].reset_index(drop=True)
+    for name in schema.tables:
+        t[name] = _published(t[name], accepted[name], schema[name], schema, file_sources)
     covered = {n for n in schema.tables if coverage is None or coverage.get(n)}
     achados, unchecked = findings.find(t, schema, covered)
     joins.add(achados, schema.published_tables["achados"], t, schema)
@@ -154,5 +156,36 @@ def derive(
     t["inconsistencias"] = incoherent
     t["municipios"] = places.municipios(t["linhas"], t["secoes"],
                                         schema.published_tables["municipios"].field_names)
+    fonte = schema.provenance_field["name"]
     sources = {name: t[name][fonte].tolist() for name in schema.tables}
-    return Derived(t, as_of, unchecked, completeness(accepted, sources, schema, covered), unchecked_inconsistencies)
+    measured = completeness(accepted, sources, schema, covered)
+    for batched in batches.values():  # measured batch by batch (pipeline/batches.py)
+        batched.add_completeness(measured, covered)
+    return Derived(t, as_of, unchecked, measured, unchecked_inconsistencies, batches)
+
+
+# The IBGE codes of the places each table names (derive/municipios.py)
+PLACE_CODES = {"linhas": places.add_codes, "secoes": places.add_codes, "paralisacoes": places.add_codes,
+               "paradas": places.add_code, "bilhetes": places.add_codes}
+
+
+def _published(df: pd.DataFrame, source: SourceTable, table, schema: Schema, file_sources) -> pd.DataFrame:
+    """The table's published columns in order, then each row's ``fonte`` (its file's source id)."""
+    fonte = schema.provenance_field["name"]
+    files = source.row_sources if source.row_sources is not None else [source.source] * len(source.rows)
+    df[fonte] = _col(df, once_per_value(lambda f: (file_sources or {}).get(f, ""), files))
+    return df[[*table.published_field_names, fonte]].reset_index(drop=True)
+
+
+def derive_batch(name: str, accepted: SourceTable, schema: Schema, typed_values: dict | None,
+                 file_sources: dict[str, str]) -> pd.DataFrame:
+    """One batch of a table read a batch at a time (``x-em-lotes``, pipeline/batches.py), derived as
+    :func:`derive` derives a whole table: typed, its places coded, its source named. Such a table joins no
+    other (asserted): its batches are derived before the other tables are."""
+    table = schema[name]
+    if joins.joined_fields(table):
+        raise ValueError(f"{name}: a table read in batches cannot join another table")
+    df = typed_frame(table, accepted, typed_values)
+    if name in PLACE_CODES:
+        PLACE_CODES[name](df)
+    return _published(df, accepted, table, schema, file_sources)

@@ -26,6 +26,18 @@ FORMATS = [
 ]
 
 
+def side_database(name: str) -> str:
+    """The database of its own of a table written in batches (``database.SideTable``), in ``dados/`` until
+    the portal's database has its rows (a dot file: never a download, nor kept in a version)."""
+    return f".{name}.sqlite"
+
+
+def formats(rows: int) -> list[tuple[str, str, str]]:
+    """The download formats of a table of ``rows`` rows: every one of :data:`FORMATS`, but no workbook for
+    more rows than a sheet holds (``spreadsheet.MAX_ROWS``)."""
+    return [f for f in FORMATS if f[0] != "xlsx" or rows <= spreadsheet.MAX_ROWS]
+
+
 def covered(schema: Schema, report: Report):
     """``covered(table)``: a source supplied the table, or the portal makes it (achados, rejeitados...).
     A table no source covers is unknown, not empty: no key into it, no row count of it."""
@@ -75,13 +87,18 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
     descriptor = datapackage.published_descriptor(schema, derived.as_of, sources, report.fictional, site_url)
     resources = descriptor["resources"]
 
-    largest = max((r["name"] for r in resources), key=lambda name: len(tables[name]), default=None)
+    batched = derived.batches  # tables written a batch at a time as they were read (pipeline/batches.py)
+    rows = {r["name"]: derived.rows(r["name"]) if r["name"] in derived.tables else len(tables[r["name"]])
+            for r in resources}
+    largest = max((r["name"] for r in resources), key=rows.__getitem__, default=None)
 
     def spreadsheets(names, coded=None) -> None:
         for resource in resources:
-            if resource["name"] in names:
-                spreadsheet.write_xlsx(tables[resource["name"]], resource, out / f"{resource['name']}.xlsx",
-                                       derived.as_of, (coded or {}).get(resource["name"]))
+            name = resource["name"]
+            if name not in names or ("xlsx", "XLSX") not in [f[:2] for f in formats(rows[name])]:
+                continue
+            df = tables[name] if name not in batched else _whole(out / f"{name}.parquet")
+            spreadsheet.write_xlsx(df, resource, out / f"{name}.xlsx", derived.as_of, (coded or {}).get(name))
 
     def the_last_spreadsheet() -> None:
         spreadsheets({largest})
@@ -89,6 +106,9 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
     def the_rest(progress=None) -> None:
         coded = {}  # each table's columns numbered once for its CSV, JSON, SQLite and XLSX (tabular.Coded)
         for done, resource in enumerate(resources, 1):
+            if resource["name"] in batched:  # its CSV, JSON and Parquet are written
+                resource.update(datapackage.size_and_hash(out / resource["path"]))
+                continue
             df = tables[resource["name"]]
             coded[resource["name"]] = table = tabular.Coded(df)
             tabular.write_csv(df, resource, out / resource["path"], table)
@@ -117,7 +137,22 @@ def _write_rest(derived: Derived, report: Report, descriptor: dict, tables: dict
     datapackage.write_json(
         {**report.to_dict(), "completude": derived.completeness,
          "regras_nao_verificadas": derived.unchecked}, out / "validacao.json")
-    database.write_sqlite(tables, descriptor, out / DATABASE, covered, coded)
+    sides = {name: out / side_database(name) for name in derived.batches}
+    database.write_sqlite(tables, descriptor, out / DATABASE, covered, coded, sides)
+    for side in sides.values():
+        side.unlink()
     database.write_metadata(descriptor, out / DATASETTE_METADATA, Path(DATABASE).stem)
     members = [out / "datapackage.json"] + [out / r["path"] for r in resources]
     archive.write_zip(out / PACKAGE_ZIP, members, out)
+
+
+def _whole(parquet: Path):
+    """A table written in batches, whole again from its Parquet file (for a workbook: at most a sheet's rows)."""
+    import pandas as pd
+
+    frames = list(columnar.read_frames(parquet))
+    if not frames:
+        import pyarrow.parquet as pq
+
+        return pd.DataFrame({n: pd.Series([], dtype=object) for n in pq.read_schema(parquet).names})
+    return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]

@@ -20,6 +20,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ..identifiers import mask_cpf_in
@@ -35,10 +36,20 @@ class ChangesError(RuntimeError):
 
 @dataclass
 class Package:
-    """A published release: its descriptor and each resource's CSV as a frame of strings."""
+    """A published release: its descriptor and each resource's CSV as a frame of strings, but a table read
+    in batches (pipeline/batches.py), whose CSV is named in ``files`` (a local path or a URL) and compared
+    as a stream (:func:`compare_streamed`)."""
     where: str
     descriptor: dict
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    files: dict[str, Path | str] = field(default_factory=dict)
+
+
+class Everything:
+    """``load_previous(where, streamed=Everything())``: no table read, each one named in ``files``."""
+
+    def __contains__(self, name) -> bool:
+        return True
 
 
 # What a previous release may name: a table as the portal names its tables, a file as a plain CSV name in
@@ -90,9 +101,9 @@ def _fetch(url: str, limit: int) -> bytes:
     return data
 
 
-def _regular_file(path: Path, limit: int) -> bytes:
+def _regular_file(path: Path, limit: int, read: bool = True) -> bytes:
     """The bytes of ``path``, a regular file that is not a symbolic link (nothing outside the previous
-    release is read through a link), of at most ``limit`` bytes."""
+    release is read through a link), of at most ``limit`` bytes (not read when ``read`` is false)."""
     try:
         info = os.lstat(path)
     except OSError:
@@ -104,6 +115,8 @@ def _regular_file(path: Path, limit: int) -> bytes:
         raise ChangesError(f"Pacote anterior recusado: {path} não é um arquivo.")
     if info.st_size > limit:
         raise ChangesError(f"Pacote anterior recusado: {path} passa de {limit} bytes.")
+    if not read:
+        return b""
     try:
         return path.read_bytes()
     except OSError as exc:
@@ -177,14 +190,15 @@ def _resources(descriptor, label: str) -> dict[str, str]:
     return paths
 
 
-def load_previous(where: str) -> Package:
+def load_previous(where: str, streamed=frozenset()) -> Package:
     """The release at ``where``: an ``http(s)://`` URL of a ``dados/`` folder, or a local folder holding
     ``datapackage.json`` (a ``dados/`` folder) or ``dados/datapackage.json`` (a site's root).
 
     Everything read is confined to that ``dados/`` folder and checked as a source is: resource paths
     are plain CSV names in it (no folder, no ``..``, no absolute path), no symbolic link is followed,
     the descriptor's size and nesting are bounded, and each CSV is read with a source's limits and
-    messages (``ChangesError`` in pt-BR, never a traceback)."""
+    messages (``ChangesError`` in pt-BR, never a traceback). The tables in ``streamed`` are not read: their
+    files are named in ``Package.files``, for :func:`compare_streamed`."""
     where = str(where)
     remote = where.startswith(("http://", "https://"))
     base = where.rstrip("/") + "/" if remote else _local_folder(where)
@@ -205,8 +219,11 @@ def load_previous(where: str) -> Package:
         raise ChangesError(f"Descritor inválido em {label}: {exc}") from None
     paths = _resources(descriptor, label)
     tables = {name: _read_csv(read(path, MAX_TABLE_BYTES), f"{name} ({path}) de {where}")
-              for name, path in paths.items()}
+              for name, path in paths.items() if name not in streamed}
+    files = {name: (base + path if remote else base / path) for name, path in paths.items() if name in streamed}
     for r in descriptor["resources"]:  # a key repeated in the previous release: said now, not mid-comparison
+        if r["name"] in files:
+            continue
         key = (r.get("schema") or {}).get("primaryKey") or []
         key = [key] if isinstance(key, str) else key
         frame = tables[r["name"]]
@@ -217,7 +234,7 @@ def load_previous(where: str) -> Package:
                 value = " | ".join(frame.iloc[pos][k] for k in key)
                 raise ChangesError(f"Chave primária repetida na tabela {r['name']} ({r['path']}) de {where}: "
                                    f'"{mask_cpf_in(value)}" ({", ".join(key)}) de novo na linha {pos + 2}.')
-    return Package(where, descriptor, tables)
+    return Package(where, descriptor, tables, files)
 
 
 def _records(frame: pd.DataFrame, columns: list[str]) -> list[dict]:
@@ -266,7 +283,166 @@ def _compare_table(name: str, before: pd.DataFrame, after: pd.DataFrame, key: li
     return entry
 
 
-def compare(previous: Package, current_dir: Path, current_descriptor: dict, limit: int | None = None) -> dict:
+def _rows_of(source: Path | str, label: str):
+    """A CSV's header and then its rows, read a block at a time with a source's reader, limits and messages:
+    a local file (a regular file, not a link) or a URL (downloaded to a temporary file first)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        if isinstance(source, str):
+            path = Path(tmp) / "anterior.csv"
+            try:
+                with urllib.request.urlopen(source, timeout=120) as response, open(path, "wb") as fh:  # noqa: S310
+                    got = 0
+                    for block in iter(lambda: response.read(1 << 20), b""):
+                        got += len(block)
+                        if got > MAX_TABLE_BYTES:
+                            raise ChangesError(f"Não foi possível baixar {source}: passa de {MAX_TABLE_BYTES} bytes")
+                        fh.write(block)
+            except (urllib.error.URLError, OSError, TimeoutError, ValueError, http.client.HTTPException) as exc:
+                raise ChangesError(f"Não foi possível baixar {source}: {exc}") from exc
+        else:
+            path = source
+            _regular_file(path, MAX_TABLE_BYTES, read=False)
+        csv.field_size_limit(FIELD_LIMIT)
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            reader = csv.reader(fh, strict=True)
+            try:
+                header = next(reader, None)
+                if not header:
+                    raise ChangesError(f"Não foi possível ler a tabela {label}: o arquivo está vazio")
+                yield header
+                for cells in reader:
+                    if len(cells) != len(header):
+                        raise ChangesError(f"Não foi possível ler a tabela {label}: linha {reader.line_num} tem "
+                                           f"{len(cells)} células, o cabeçalho tem {len(header)}")
+                    yield cells
+            except csv.Error as exc:
+                raise ChangesError(f"Não foi possível ler a tabela {label}: linha {reader.line_num}: "
+                                   f"{csv_error_pt(str(exc))}") from None
+            except UnicodeDecodeError:
+                raise ChangesError(f"Não foi possível ler a tabela {label}: perto da linha {reader.line_num + 1}: "
+                                   "um byte não é UTF-8") from None
+
+
+def _hashed(rows, positions: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Two salted 64-bit hashes of each row's cells at ``positions`` (as pipeline/batches.py compares rows)."""
+    a, b = [], []
+    for cells in rows:
+        common = tuple(cells[p] for p in positions)
+        a.append(hash(("a", common)))
+        b.append(hash(("b", common)))
+    return np.array(a, dtype=np.int64), np.array(b, dtype=np.int64)
+
+
+def _surplus(mine: tuple[np.ndarray, np.ndarray], theirs: tuple[np.ndarray, np.ndarray]) -> tuple[int, dict]:
+    """How many rows of ``mine`` (hashes) exceed the copies of the same row in ``theirs``, and for each such
+    row, how many copies ``theirs`` has (the n-th copy of a row matches the n-th copy)."""
+    a = np.concatenate([mine[0], theirs[0]])
+    b = np.concatenate([mine[1], theirs[1]])
+    side = np.concatenate([np.ones(len(mine[0]), dtype=np.int64), np.zeros(len(theirs[0]), dtype=np.int64)])
+    if not len(a):
+        return 0, {}
+    order = np.lexsort((b, a))
+    a, b, side = a[order], b[order], side[order]
+    new = np.ones(len(a), dtype=bool)
+    new[1:] = (a[1:] != a[:-1]) | (b[1:] != b[:-1])
+    starts = np.flatnonzero(new)
+    own = np.add.reduceat(side, starts)
+    other = np.diff(np.append(starts, len(a))) - own
+    extra = own > other
+    groups = starts[extra]
+    return int((own - other)[extra].sum()), dict(zip(zip(a[groups].tolist(), b[groups].tolist()), other[extra].tolist()))
+
+
+def _first_surplus(rows, positions: list[int], surplus: dict, limit: int | None) -> list[tuple]:
+    """The first ``limit`` rows (in the order of their cells at ``positions``, then of their copy) that are
+    beyond the copies the other release has: :func:`_compare_table`'s order for a table without a key. A
+    row after the ``limit`` kept so far is not counted (its later copies cannot be listed either)."""
+    import heapq
+
+    heap: list = []  # (negated order, cells), the largest first
+    copies: dict = {}
+    for cells in rows:
+        common = tuple(cells[p] for p in positions)
+        hashes = (hash(("a", common)), hash(("b", common)))
+        if hashes not in surplus:
+            continue
+        if limit is not None and len(heap) >= limit and common > heap[0][0].order[0]:
+            continue
+        copy = copies.get(common, 0)
+        copies[common] = copy + 1
+        if copy < surplus[hashes]:
+            continue
+        item = (_Reverse((common, copy)), cells)
+        if limit is None or len(heap) < limit:
+            heapq.heappush(heap, item)
+        elif item[0].order < heap[0][0].order:
+            heapq.heapreplace(heap, item)
+    return [cells for _, cells in sorted(heap, key=lambda x: x[0].order)]
+
+
+class _Reverse:
+    """An order reversed: a heap of the smallest items keeps its largest on top."""
+
+    __slots__ = ("order",)
+
+    def __init__(self, order):
+        self.order = order
+
+    def __lt__(self, other):
+        return self.order > other.order
+
+
+def compare_streamed(name: str, previous: Package, current_csv: Path, current_columns: list[str],
+                     limit: int | None = None) -> dict:
+    """:func:`compare`'s entry for a table without a key read in batches (pipeline/batches.py), whose rows
+    are compared whole as a multiset, as :func:`_compare_table` compares them, but never held: each row is
+    hashed (two salted 64-bit hashes), the counts compared, and the files read again for the first
+    ``limit`` rows of each list."""
+    source = previous.files.get(name)
+    label_before = f"{name} de {previous.where}"
+    before_columns = next(iter(_rows_of(source, label_before))) if source is not None else list(current_columns)
+    common = [c for c in current_columns if c in before_columns]
+    after_at = [current_columns.index(c) for c in common]
+    before_at = [before_columns.index(c) for c in common]
+
+    def after_rows():
+        rows = _rows_of(current_csv, f"{name} de {current_csv.parent}")
+        next(rows)
+        return rows
+
+    def before_rows():
+        if source is None:
+            return iter(())
+        rows = _rows_of(source, label_before)
+        next(rows)
+        return rows
+
+    after, before = _hashed(after_rows(), after_at), _hashed(before_rows(), before_at)
+    added, added_rows = _surplus(after, before)
+    removed, removed_rows = _surplus(before, after)
+    del after, before
+    entry = {"tabela": name, "chave": [], "colunas_novas": sorted(set(current_columns) - set(before_columns)),
+             "colunas_removidas": sorted(set(before_columns) - set(current_columns))}
+    listed_added = _first_surplus(after_rows(), after_at, added_rows, limit) if added else []
+    listed_removed = _first_surplus(before_rows(), before_at, removed_rows, limit) if removed else []
+    lines = {
+        "incluidos": [{"chave": dict(zip(common, (cells[p] for p in after_at))),
+                       "registro": dict(zip(current_columns, cells))} for cells in listed_added],
+        "removidos": [{"chave": dict(zip(common, (cells[p] for p in before_at)))} for cells in listed_removed],
+        "alterados": [],
+    }
+    entry.update(incluidos=added, removidos=removed, alterados=0, linhas=lines)
+    if len(listed_added) < added or len(listed_removed) < removed:
+        entry["truncado"] = True
+    entry["situacao"] = "alterada" if added or removed or entry["colunas_novas"] or entry["colunas_removidas"] \
+        else "sem_mudancas"
+    return entry
+
+
+def compare(previous: Package, current_dir: Path, current_descriptor: dict, limit: int | None = None,
+            streamed: dict[str, dict] | None = None) -> dict:
     """What changed from ``previous`` to the release in ``current_dir`` described by ``current_descriptor``.
 
     Every table of either release gets an entry (sorted by name) with counts, the rows themselves
@@ -274,11 +450,18 @@ def compare(previous: Package, current_dir: Path, current_descriptor: dict, limi
     ``alterada``, ``sem_mudancas``, ``nova`` (all rows included) or ``removida`` (all rows removed).
     A table's ``chave`` is its primaryKey when present in both releases, else ``[]`` and rows are
     compared whole (over the common columns) as a multiset."""
+    streamed = streamed or {}  # table -> its entry, made by compare_streamed (pipeline/batches.py)
     current_dir = Path(current_dir)
     now = {r["name"]: r for r in current_descriptor["resources"]}
     before = {r["name"]: r for r in previous.descriptor["resources"]}
     tables = []
-    for name in sorted(set(now) | set(before)):
+    for name in sorted(set(now) | set(before) | set(streamed)):
+        if name in streamed:
+            entry = dict(streamed[name])
+            if name not in before:
+                entry["situacao"] = "nova"
+            tables.append(entry)
+            continue
         if name in now:
             path = current_dir / now[name]["path"]
             if not path.is_file():

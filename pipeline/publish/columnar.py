@@ -73,7 +73,42 @@ def _array(values: list, ftype: str, kind: pa.DataType) -> pa.Array:
 
 
 def write_parquet(df: pd.DataFrame, resource: dict, path: Path) -> None:
-    schema = arrow_schema(resource)
-    with pq.ParquetWriter(path, schema, compression="zstd") as writer:
-        for start in range(0, max(len(df), 1), ROW_GROUP):
-            writer.write_table(arrow_table(df.iloc[start:start + ROW_GROUP], resource, schema))
+    with ParquetFile(resource, path) as out:
+        out.add(df)
+
+
+class ParquetFile:
+    """A table's Parquet file, written a frame at a time (one row group per :data:`ROW_GROUP` rows of each):
+    the whole table at once, or each batch of a table read in batches (pipeline/batches.py). A table with
+    no row still has one, empty, row group."""
+
+    def __init__(self, resource: dict, path: Path):
+        self.resource, self.schema = resource, arrow_schema(resource)
+        self.writer = pq.ParquetWriter(path, self.schema, compression="zstd")
+        self.rows = 0
+
+    def add(self, df: pd.DataFrame) -> None:
+        for start in range(0, len(df), ROW_GROUP):
+            self.writer.write_table(arrow_table(df.iloc[start:start + ROW_GROUP], self.resource, self.schema))
+        self.rows += len(df)
+
+    def close(self, complete: bool = True) -> None:
+        try:
+            if complete and not self.rows:
+                self.writer.write_table(arrow_table(pd.DataFrame(), self.resource, self.schema))
+        finally:
+            self.writer.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close(complete=exc[0] is None)
+
+
+def read_frames(path: Path, rows: int = ROW_GROUP):
+    """The table a Parquet file holds, ``rows`` at a time, as frames of the Python values the derive stage
+    makes (``date``, ``float``, ``int``, ``str``; None where empty): how the publish stage reads back a table
+    written in batches (pipeline/batches.py) for its SQLite table and its workbook."""
+    for batch in pq.ParquetFile(path).iter_batches(batch_size=rows):
+        yield pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in batch.to_pydict().items()})

@@ -60,9 +60,10 @@ def _referenced_first(resources: list[dict]) -> list[dict]:
 
 
 def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, covered=lambda name: True,
-                 coded: dict[str, Coded] | None = None) -> None:
+                 coded: dict[str, Coded] | None = None, batched: dict | None = None) -> None:
     """``covered(table)`` says whether a source supplied the table (see the module's note on keys);
-    ``coded``, the tables' columns numbered already by the other writers (:class:`~.tabular.Coded`)."""
+    ``coded``, the tables' columns numbered already by the other writers (:class:`~.tabular.Coded`);
+    ``batched``, table -> the database of its own a table written in batches has (:class:`SideTable`)."""
     path.unlink(missing_ok=True)
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA journal_mode = OFF")
@@ -77,11 +78,14 @@ def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, 
             fks = _foreign_keys(resource, present, covered)
             db[name].create({n: _TYPES.get(t, str) for n, t in fields}, pk=pk or None,
                             not_null=set(pk) | required, foreign_keys=fks)
-            table = (coded or {}).get(name) or Coded(tables[name])
-            marks = ", ".join("?" for _ in fields)
-            forms = [table.forms(n, cell_of(t)) for n, t in fields]
-            for start, stop in table.spans():
-                conn.executemany(f'INSERT INTO "{name}" VALUES ({marks})', table.rows(forms, start, stop))
+            side = (batched or {}).get(name)
+            if side is None:
+                insert(conn, name, fields, (coded or {}).get(name) or Coded(tables[name]))
+            else:  # its rows were written as it was read (pipeline/batches.py): copied over by SQLite itself
+                conn.execute("ATTACH DATABASE ? AS lotes", (str(side),))
+                conn.execute(f'INSERT INTO "{name}" SELECT * FROM lotes."{name}"')
+                conn.commit()
+                conn.execute("DETACH DATABASE lotes")
             for column, _, _ in fks:
                 db[name].create_index([column], find_unique_name=True)
             text = resource.get("x-busca-texto")
@@ -91,6 +95,37 @@ def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, 
         conn.commit()
     finally:
         conn.close()
+
+
+def insert(conn: sqlite3.Connection, name: str, fields: list[tuple[str, str]], table: Coded) -> None:
+    """The rows of ``table`` (a table's columns numbered, :class:`~.tabular.Coded`) into the SQLite table
+    ``name`` of columns ``fields`` (``tabular.kinds``)."""
+    marks = ", ".join("?" for _ in fields)
+    forms = [table.forms(n, cell_of(t)) for n, t in fields]
+    for start, stop in table.spans():
+        conn.executemany(f'INSERT INTO "{name}" VALUES ({marks})', table.rows(forms, start, stop))
+
+
+class SideTable:
+    """A table written in batches (pipeline/batches.py) into a database of its own, beside the release, that
+    :func:`write_sqlite` copies into the portal's (``batched``) and that is then removed."""
+
+    def __init__(self, resource: dict, path: Path):
+        path.unlink(missing_ok=True)
+        self.name, self.fields, self.path = resource["name"], kinds(resource), path
+        self.conn = sqlite3.connect(path)
+        self.conn.execute("PRAGMA journal_mode = OFF")
+        self.conn.execute("PRAGMA synchronous = OFF")
+        self.conn.execute(f'CREATE TABLE "{self.name}" ({", ".join(chr(34) + n + chr(34) for n, _ in self.fields)})')
+
+    def add(self, df: pd.DataFrame) -> None:
+        insert(self.conn, self.name, self.fields, Coded(df))
+
+    def close(self, complete: bool = True) -> None:
+        self.conn.commit()
+        self.conn.close()
+        if not complete:
+            self.path.unlink(missing_ok=True)
 
 
 def metadata(descriptor: dict, database: str = "portal") -> dict:

@@ -48,6 +48,7 @@ _HEADER = 5  # bold, wrapped
 MAX_WIDTH, MIN_WIDTH, SAMPLE = 60, 8, 1000  # column widths (characters), from the title and first values
 MONEY_FORMAT = '"R$" #,##0.00'  # shown with the reader's separators: R$ 1.234,56 in a pt-BR Excel
 DICTIONARY_SHEET = "dicionario"
+MAX_ROWS = 1_048_575  # a sheet's 1,048,576 rows less the header: a larger table gets no workbook
 
 _CONTENT_TYPES = (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'

@@ -196,34 +196,76 @@ class Forms:
 
 
 def write_csv(df: pd.DataFrame, resource: dict, path: Path, coded: Coded | None = None) -> None:
-    coded = coded or Coded(df)
-    fields = kinds(resource)
-    forms = [coded.forms(n, csv_text_of(t)) for n, t in fields]
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        w = csv.writer(fh, lineterminator="\r\n")  # RFC 4180: CR and LF inside a cell get quoted
-        w.writerow([n for n, _ in fields])
-        for start, stop in coded.spans():
-            w.writerows(coded.rows(forms, start, stop))
+    with CsvFile(resource, path) as out:
+        out.add(df, coded)
 
 
 def write_json(df: pd.DataFrame, resource: dict, path: Path, coded: Coded | None = None) -> None:
     """A JSON array, one compact record per line: written as it is made, valid JSON, and still readable
     line by line (500,000 infractions no longer become one string of a quarter of a gigabyte). Each
     distinct value is encoded once and each record is filled into a template of its keys."""
-    coded = coded or Coded(df)
-    encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-    fields = kinds(resource)
-    template = "{" + ",".join(encode(n).replace("%", "%%") + ":%s" for n, _ in fields) + "}"
-    forms = [coded.forms(n, _encoded(cell_of(t), encode)) for n, t in fields]
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write("[")
-        first = True
+    with JsonFile(resource, path) as out:
+        out.add(df, coded)
+
+
+class CsvFile:
+    """A table's CSV, written a frame at a time (:meth:`add`): the whole table at once, or each batch of a
+    table read in batches (pipeline/batches.py); the same bytes either way."""
+
+    def __init__(self, resource: dict, path: Path):
+        self.fields = kinds(resource)
+        self.fh = open(path, "w", encoding="utf-8", newline="")
+        self.writer = csv.writer(self.fh, lineterminator="\r\n")  # RFC 4180: CR and LF inside a cell get quoted
+        self.writer.writerow([n for n, _ in self.fields])
+
+    def add(self, df: pd.DataFrame, coded: Coded | None = None) -> None:
+        coded = coded or Coded(df)
+        forms = [coded.forms(n, csv_text_of(t)) for n, t in self.fields]
         for start, stop in coded.spans():
-            lines = [template % row for row in coded.rows(forms, start, stop)]
+            self.writer.writerows(coded.rows(forms, start, stop))
+
+    def close(self, complete: bool = True) -> None:
+        self.fh.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close(complete=exc[0] is None)
+
+
+class JsonFile:
+    """A table's JSON array (:func:`write_json`), written a frame at a time like :class:`CsvFile`."""
+
+    def __init__(self, resource: dict, path: Path):
+        self.encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+        self.fields = kinds(resource)
+        self.template = "{" + ",".join(self.encode(n).replace("%", "%%") + ":%s" for n, _ in self.fields) + "}"
+        self.fh = open(path, "w", encoding="utf-8", newline="\n")
+        self.fh.write("[")
+        self.first = True
+
+    def add(self, df: pd.DataFrame, coded: Coded | None = None) -> None:
+        coded = coded or Coded(df)
+        forms = [coded.forms(n, _encoded(cell_of(t), self.encode)) for n, t in self.fields]
+        for start, stop in coded.spans():
+            lines = [self.template % row for row in coded.rows(forms, start, stop)]
             if lines:
-                fh.write(("\n" if first else ",\n") + ",\n".join(lines))
-                first = False
-        fh.write("\n]\n")
+                self.fh.write(("\n" if self.first else ",\n") + ",\n".join(lines))
+                self.first = False
+
+    def close(self, complete: bool = True) -> None:
+        try:
+            if complete:
+                self.fh.write("\n]\n")
+        finally:
+            self.fh.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close(complete=exc[0] is None)
 
 
 def rejected_frame(report: Report, schema: Schema) -> pd.DataFrame:

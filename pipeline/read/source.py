@@ -8,6 +8,7 @@ folder is empty, except ``enquadramentos``, which the decree supplies (art. 78).
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -100,6 +101,9 @@ class SourcePackage:
     file_sources: dict[str, str] = field(default_factory=dict)  # file as shown -> its source's id
     # table -> {"lidas": data rows in its files, "duplicadas": rows a later source repeats (same key)}
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    # a table read a batch at a time (``x-em-lotes``) -> its files, (path, as shown), in the folders' order:
+    # its rows are read by pipeline/batches.py, and ``tables`` holds it empty
+    batched: dict[str, list[tuple[Path, str]]] = field(default_factory=dict)
 
 
 # A cell may be long (it is refused past cells.MAX_TEXT with a message); the csv module's own limit
@@ -169,73 +173,122 @@ def _decode(data: bytes, table: Table, shown: str) -> tuple[str | None, Problem 
 
 
 def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, list[Problem]]:
+    """The whole file as one table, and the problems found reading it."""
+    ((out, problems),) = read_csv_batches(table, path, shown)
+    return out, problems
+
+
+def read_csv_batches(table: Table, path: Path, shown: str, size: int | None = None):
+    """The file's rows ``size`` at a time: yields ``(SourceTable, problems found in its rows)``, the
+    last one always (empty when the file ends on a full batch or cannot be read); with no ``size``, the
+    whole file as one. A batched read streams the file instead of decoding it whole (a table of 12
+    million rows is a gigabyte of text); a byte that is not UTF-8 is then located by a second look."""
     problems: list[Problem] = []
     wanted = table.field_names
-    out = SourceTable(table.name, wanted, source=shown)
 
     def problem(slug, line, col=None, value=None, **ctx):
         problems.append(Problem.of(slug, table.name, shown, line, col, value, **ctx))
 
+    out = SourceTable(table.name, wanted, source=shown)
     try:
-        data = path.read_bytes()
+        if size is None:
+            text, bad = _decode(path.read_bytes(), table, shown)
+            if bad is not None:
+                yield out, [bad]
+                return
+            fh = io.StringIO(text, newline="")
+        else:
+            with open(path, "rb") as raw:
+                head = raw.read(2)
+            if head in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 is told by its first two bytes
+                yield out, [_decode(head, table, shown)[1]]
+                return
+            fh = open(path, encoding="utf-8-sig", newline="")
     except OSError as exc:
         problem("arquivo-ilegivel", None, detalhe=exc.strerror or type(exc).__name__)
-        return out, problems
-    text, bad = _decode(data, table, shown)
-    if bad is not None:
-        return out, [bad]
-    csv.field_size_limit(FIELD_LIMIT)
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    header, last = None, 0
-    try:
-        header = next(reader, None)
-        if not header or not any(h.strip() for h in header):
-            problem("arquivo-vazio", None)
-            return out, problems
-        if len(header) > MAX_COLUMNS:  # refused before any per-column work: the cost stays linear
-            problem("colunas-demais", 1, None, str(len(header)), limite=MAX_COLUMNS, esperado=len(wanted))
-            return out, problems
-        header = [h.strip() for h in header]
-        if len(header) == 1 and (";" in header[0] or "\t" in header[0]):
-            problem("separador", 1, None, header[0], separador="ponto e vírgula" if ";" in header[0] else "tabulação")
-            return out, problems
-        for col in sorted(c for c, n in Counter(header).items() if n > 1):
-            problem("coluna-repetida", 1, col, col)
-        lower = {h.lower(): h for h in header}
-        for f in table.fields:
-            if f["name"] not in header:
-                required = f.get("constraints", {}).get("required", False)
-                slug = "coluna-ausente" if required else "coluna-opcional-ausente"
-                found = lower.get(f["name"].lower())
-                hint = f' (o cabeçalho tem "{found}": os nomes das colunas são em minúsculas)' if found else ""
-                problems.append(Problem.of(slug, table.name, shown, 1, f["name"], None, grave=required, dica=hint))
-        for col in header:
-            if col not in wanted and col.lower() not in wanted:
-                problems.append(Problem.of("coluna-desconhecida", table.name, shown, 1, col, None, grave=False))
-        first = {}
-        for i, c in enumerate(header):
-            first.setdefault(c, i)
-        positions = [first.get(c) for c in wanted]
-        same_order = positions == list(range(len(header)))  # the row is taken as read
-        width = len(header)
-        last = reader.line_num
-        start = last + 1
-        for cells in reader:
-            start, last = last + 1, reader.line_num
-            if not "".join(cells).strip():  # a blank line, or one of empty cells
-                continue
-            if swallowed_lines(cells, start, last, width, ","):
-                problem("aspas-sem-fechamento", start, None, None, linhas=last - start, registro=cells[:1])
-                return out, problems
-            out.data_rows += 1
-            if len(cells) != width:
-                problem("largura-da-linha", start, None, str(len(cells)), esperado=width, registro=cells)
-                continue
-            out.rows.append(cells if same_order else [cells[p] if p is not None else "" for p in positions])
-            out.row_numbers.append(start)
-    except csv.Error as exc:  # located where the record that could not be read begins
-        problem("csv-ilegivel", last + 1 if header else reader.line_num, detalhe=csv_error_pt(str(exc)))
-    return out, problems
+        yield out, problems
+        return
+    with fh:
+        csv.field_size_limit(FIELD_LIMIT)
+        reader = csv.reader(fh, strict=True)
+        header, last = None, 0
+        try:
+            header = next(reader, None)
+            if not header or not any(h.strip() for h in header):
+                problem("arquivo-vazio", None)
+                yield out, problems
+                return
+            if len(header) > MAX_COLUMNS:  # refused before any per-column work: the cost stays linear
+                problem("colunas-demais", 1, None, str(len(header)), limite=MAX_COLUMNS, esperado=len(wanted))
+                yield out, problems
+                return
+            header = [h.strip() for h in header]
+            if len(header) == 1 and (";" in header[0] or "\t" in header[0]):
+                problem("separador", 1, None, header[0],
+                        separador="ponto e vírgula" if ";" in header[0] else "tabulação")
+                yield out, problems
+                return
+            for col in sorted(c for c, n in Counter(header).items() if n > 1):
+                problem("coluna-repetida", 1, col, col)
+            lower = {h.lower(): h for h in header}
+            for f in table.fields:
+                if f["name"] not in header:
+                    required = f.get("constraints", {}).get("required", False)
+                    slug = "coluna-ausente" if required else "coluna-opcional-ausente"
+                    found = lower.get(f["name"].lower())
+                    hint = f' (o cabeçalho tem "{found}": os nomes das colunas são em minúsculas)' if found else ""
+                    problems.append(Problem.of(slug, table.name, shown, 1, f["name"], None, grave=required, dica=hint))
+            for col in header:
+                if col not in wanted and col.lower() not in wanted:
+                    problems.append(Problem.of("coluna-desconhecida", table.name, shown, 1, col, None, grave=False))
+            first = {}
+            for i, c in enumerate(header):
+                first.setdefault(c, i)
+            positions = [first.get(c) for c in wanted]
+            same_order = positions == list(range(len(header)))  # the row is taken as read
+            width = len(header)
+            last = reader.line_num
+            start = last + 1
+            for cells in reader:
+                start, last = last + 1, reader.line_num
+                if not "".join(cells).strip():  # a blank line, or one of empty cells
+                    continue
+                if swallowed_lines(cells, start, last, width, ","):
+                    problem("aspas-sem-fechamento", start, None, None, linhas=last - start, registro=cells[:1])
+                    break
+                out.data_rows += 1
+                if len(cells) != width:
+                    problem("largura-da-linha", start, None, str(len(cells)), esperado=width, registro=cells)
+                    continue
+                out.rows.append(cells if same_order else [cells[p] if p is not None else "" for p in positions])
+                out.row_numbers.append(start)
+                if size is not None and len(out.rows) >= size:
+                    yield out, problems
+                    out, problems = SourceTable(table.name, wanted, source=shown), []
+        except csv.Error as exc:  # located where the record that could not be read begins
+            problem("csv-ilegivel", last + 1 if header else reader.line_num, detalhe=csv_error_pt(str(exc)))
+        except UnicodeDecodeError:  # a batched read only: the whole-file read decoded before
+            problems.append(_undecodable(path, table, shown))
+    yield out, problems
+
+
+def _undecodable(path: Path, table: Table, shown: str) -> Problem:
+    """The problem of a streamed file with a byte that is not UTF-8, naming its line (found by decoding
+    the file again a block at a time: the text reader decodes ahead of the row it gives)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    line = 1
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            try:
+                decoder.decode(block)
+            except UnicodeDecodeError as exc:
+                at = max(exc.start - (len(exc.object) - len(block)), 0)
+                byte = exc.object[exc.start:exc.start + 1].hex()
+                return Problem.of("codificacao", table.name, shown, line + block[:at].count(b"\n"), None, None,
+                                  detalhe=f"o byte 0x{byte} desta linha não é UTF-8; salve o arquivo como UTF-8")
+            line += block.count(b"\n")
+    return Problem.of("codificacao", table.name, shown, line, None, None,
+                      detalhe="o arquivo termina no meio de um caractere UTF-8; salve o arquivo como UTF-8")
 
 
 def swallowed_lines(cells: list[str], start: int, end: int, width: int, delimiter: str) -> bool:
@@ -324,10 +377,11 @@ def merge(table: Table, parts: list[SourceTable]) -> tuple[SourceTable, list[Pro
 
 
 def read_source(
-    folders: list[Path] | Path, schema: Schema, progress=None, *, allow_mixed: bool = False
+    folders: list[Path] | Path, schema: Schema, progress=None, *, allow_mixed: bool = False,
+    only: set[str] | None = None,
 ) -> SourcePackage:
-    """Read every table of ``schema`` from every folder that has it, merged by :func:`merge`;
-    ``progress.advance`` is told after each table. Files are named relative to their folder
+    """Read every table of ``schema`` (or those in ``only``) from every folder that has it, merged by
+    :func:`merge`; ``progress.advance`` is told after each table. Files are named relative to their folder
     (``pasta/linhas.csv``), never by a path of the build machine. Raises
     :class:`~pipeline.read.provenance.SourceMixError` for fictional and real folders together."""
     if isinstance(folders, (str, Path)):
@@ -341,6 +395,7 @@ def read_source(
     file_sources: dict[str, str] = {}
     resource_paths = {}
     counts: dict[str, dict[str, int]] = {}
+    batched: dict[str, list[tuple[Path, str]]] = {}
     for folder, src in zip(folders, sources):
         resource_paths[src.id], bad = _resource_paths(folder, src.pasta)
         if bad is not None:
@@ -348,6 +403,8 @@ def read_source(
     for done, (name, table) in enumerate(schema.tables.items()):
         if progress is not None:
             progress.advance(done, len(schema.tables))
+        if only is not None and name not in only:
+            continue
         parts: list[SourceTable] = []
         coverage[name] = []
         for folder, src in zip(folders, sources):
@@ -368,11 +425,14 @@ def read_source(
                 coverage[name].append(src.id)
             elif path.is_file():
                 shown = f"{src.pasta}/{path.relative_to(folder.resolve()).as_posix()}"
+                coverage[name].append(src.id)
+                file_sources[shown] = src.id
+                if table.batched:  # read later, a batch at a time (pipeline/batches.py)
+                    batched.setdefault(name, []).append((path, shown))
+                    continue
                 part, found = read_csv_table(table, path, shown)
                 parts.append(part)
                 problems += found
-                coverage[name].append(src.id)
-                file_sources[shown] = src.id
         if parts:  # rows a later source repeats are merged away: counted, never silently lost
             counts[name] = {"lidas": sum(p.data_rows for p in parts), "duplicadas": 0}
         if parts and not table.primary_key:  # a keyless row repeated whole inside one file is one record
@@ -380,7 +440,9 @@ def read_source(
                 parts[i], found = without_repeats(part)
                 problems += found
                 counts[name]["duplicadas"] += len(found)
-        if len(parts) == 1:
+        if name in batched:
+            tables[name] = SourceTable(name, table.field_names, source=batched[name][0][1])
+        elif len(parts) == 1:
             tables[name] = parts[0]
         elif parts:
             tables[name], found = merge(table, parts)
@@ -405,4 +467,4 @@ def read_source(
             tables[name] = SourceTable(name, table.field_names, source=f"{name}.csv (ausente)")
             notes.append(f"{name}: nenhuma fonte fornece esta tabela (não coberta)")
             counts[name] = {"lidas": 0, "duplicadas": 0}
-    return SourcePackage(tables, problems, notes, sources, coverage, file_sources, counts)
+    return SourcePackage(tables, problems, notes, sources, coverage, file_sources, counts, batched)

@@ -18,7 +18,7 @@ from ..kinds import RECORD_KINDS as DECLARED_KINDS
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import SUMMARIES
-from ..publish import FORMATS
+from ..publish import formats, spreadsheet
 from ..query import MAX_QUERY
 from . import charts, datafiles, feeds, identifiers, names, timetable, urls, verification
 from .context import SiteData
@@ -84,7 +84,9 @@ def template_globals(data: SiteData) -> dict:
         "url_par": urls.pair,
         "url_tabela": lambda name: urls.url("tabela", slug=name),  # table names are already safe slugs
         "alternativos": alternates,
-        "formatos": FORMATS,  # each table's download formats (pipeline/publish)
+        # each table's download formats (pipeline/publish): no workbook for a table longer than a sheet
+        "formatos_de": lambda name: formats(data.rows(name) if name in data.tables else 0),
+        "linhas_de_planilha": spreadsheet.MAX_ROWS,
         # the data dictionary in words (pipeline/dictionary.py)
         "tipo_em_palavras": dictionary.type_in_words,
         "regras_em_palavras": dictionary.rules_in_words,
@@ -249,8 +251,7 @@ CHANGES_SHOWN = 50  # changed rows shown per table on /dados/mudancas/; mudancas
 CHANGES_LISTED = 1000  # rows listed per table and kind of change in mudancas.json (the counts are exact)
 
 
-def _examples(df, resource: dict) -> dict[str, str]:
-    head = df.head(1000) if df is not None else None
+def _examples(head, resource: dict) -> dict[str, str]:
     return {f["name"]: dictionary.example(f, head[f["name"]].tolist()) if head is not None and f["name"] in head else ""
             for f in resource["schema"]["fields"]}
 
@@ -282,7 +283,7 @@ class DataGenerator(PortalGenerator):
         for r in pacote["resources"]:
             path = urls.path("tabela", slug=r["name"])
             self.page(path, "tabela", pacote=pacote, recurso=r, release=release,
-                      exemplos=_examples(self.data.tables.get(r["name"]), r), count=count)
+                      exemplos=_examples(self.data.head(r["name"]), r), count=count)
             written.append(path)
         self.page(urls.CHANGES, "mudancas", pacote=pacote, release=release, count=count,
                   mostrados=CHANGES_SHOWN, listados=CHANGES_LISTED)

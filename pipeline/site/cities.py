@@ -9,6 +9,7 @@ destination); and the maximum fares in force for A-B per service category (``tar
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from ..places import BY_ALIAS, Place, fold, resolve
@@ -54,33 +55,49 @@ def _departures_from(line: dict, place: Place) -> str | None:
     return None
 
 
-def tickets_by_pair(df) -> dict[tuple[str, str], list[Record]]:
-    """Monitriip's tickets (the ``bilhetes`` frame) per (origin place, destination place), month by month of
-    travel: all tickets, the paid ones (no kind of free ticket), and the mean amount paid for a paid ticket
-    (weighted by tickets). Summed by pandas from the frame's columns: a national year of tickets is some
-    240,000 rows, which as one dict each held 200 MB through the page stage."""
-    import pandas as pd
-
-    if df.empty:
-        return {}
-    origin = [resolve(m, u).chave for m, u in zip(df["origem_municipio"].tolist(), df["origem_uf"].tolist())]
-    destination = [resolve(m, u).chave for m, u in zip(df["destino_municipio"].tolist(), df["destino_uf"].tolist())]
-    n = pd.to_numeric(df["quantidade"], errors="coerce").fillna(0)
-    paid = df["tipo_gratuidade"].isna() | (df["tipo_gratuidade"] == "")
-    value = pd.to_numeric(df["valor_medio"], errors="coerce")
-    priced = paid & value.notna()
-    frame = pd.DataFrame({"o": origin, "d": destination, "mes": df["mes_viagem"].to_numpy(), "bilhetes": n,
-                          "pagos": n.where(paid, 0), "pago_total": (value * n).where(priced, 0.0),
-                          "pago_com_valor": n.where(priced, 0)})
-    sums = frame.groupby(["o", "d", "mes"], sort=True).sum()
-    out: dict[tuple[str, str], list[Record]] = {}
-    for (o, d, mes), bilhetes, pagos, total, com_valor in zip(sums.index, sums["bilhetes"].tolist(), sums["pagos"].tolist(),
-                                                              sums["pago_total"].tolist(), sums["pago_com_valor"].tolist()):
-        out.setdefault((o, d), []).append(Record(mes=mes, bilhetes=int(bilhetes), pagos=int(pagos),
-                                                 gratuitos=int(bilhetes - pagos),
-                                                 # in cents, as every amount the portal publishes
-                                                 valor_medio_pago=round(total / com_valor, 2) if com_valor else None))
+def tickets_by_pair(sums) -> dict[tuple[str, str], MonthlyTickets]:
+    """Monitriip's tickets per (origin place, destination place), month by month of travel, from their
+    sums (derive/tickets.py, made as the ``bilhetes`` table is read): all tickets, the paid ones, and the
+    mean amount paid for a paid ticket (weighted by tickets). Each pair's months are made into records only
+    when its page is rendered (:class:`MonthlyTickets`): eight years of them, held as records, were a
+    tenth of the page stage's memory."""
+    out: dict[tuple[str, str], MonthlyTickets] = {}
+    if sums is None or not len(sums):
+        return out
+    columns = {c: sums[c].to_numpy() for c in ("mes", "bilhetes", "pagos", "pago_total", "pago_com_valor")}
+    origin, destination = sums["o"].tolist(), sums["d"].tolist()
+    start = 0
+    for end in range(1, len(origin) + 1):  # the sums are sorted by pair, then month
+        if end == len(origin) or (origin[end], destination[end]) != (origin[start], destination[start]):
+            out[(origin[start], destination[start])] = MonthlyTickets(columns, start, end)
+            start = end
     return out
+
+
+class MonthlyTickets(Sequence):
+    """One pair's months of tickets, each a :class:`Record` (``mes``, ``bilhetes``, ``pagos``, ``gratuitos``,
+    ``valor_medio_pago``) made when asked for, from the columns of the sums (shared by every pair)."""
+
+    __slots__ = ("columns", "start", "stop")
+
+    def __init__(self, columns: dict, start: int, stop: int):
+        self.columns, self.start, self.stop = columns, start, stop
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        c, at = self.columns, self.start + i
+        bilhetes, pagos, com_valor = int(c["bilhetes"][at]), int(c["pagos"][at]), int(c["pago_com_valor"][at])
+        return Record(mes=c["mes"][at], bilhetes=bilhetes, pagos=pagos, gratuitos=bilhetes - pagos,
+                      # in cents, as every amount the portal publishes
+                      valor_medio_pago=round(float(c["pago_total"][at]) / com_valor, 2) if com_valor else None)
 
 
 def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None = None) -> list[Record]:

@@ -70,6 +70,9 @@ class SiteData:
     completeness: dict = field(default_factory=dict)
     decree_publication: date = DECREE_PUBLICATION
     lines_published: dict[str, dict[str, str]] = field(default_factory=dict)  # table -> key -> its CSV line
+    # a table read in batches (pipeline/batches.py) -> its ``batches.Batched``: its count, its first rows and
+    # its summary for the pages (tickets per pair and month); ``tables`` holds it empty
+    batches: dict = field(default_factory=dict)
 
     @classmethod
     def build(cls, derived: Derived, schema: Schema, report: Report, descriptor: dict,
@@ -79,9 +82,25 @@ class SiteData:
         data = cls(schema, derived.as_of, report, descriptor, derived.tables, lines_published=lines or {},
                    coverage=Coverage({s.id: s for s in report.sources}, report.coverage),
                    unchecked=derived.unchecked, completeness=derived.completeness,
-                   unchecked_inconsistencies=derived.unchecked_inconsistencies)
+                   unchecked_inconsistencies=derived.unchecked_inconsistencies,
+                   batches=derived.batches)
         data._arrange()
         return data
+
+    def rows(self, name: str) -> int:
+        """The rows published of a table."""
+        return self.batches[name].mantidas if name in self.batches else len(self.tables[name])
+
+    def head(self, name: str):
+        """A table's first rows (up to a thousand: the examples of its dictionary), None when unknown."""
+        if name in self.batches:
+            return self.batches[name].head
+        df = self.tables.get(name)
+        return df.head(1000) if df is not None else None
+
+    def summary(self, name: str):
+        """A table read in batches summed for the pages (pipeline/batches.py ``SUMMARIES``), None if not one."""
+        return self.batches[name].summary if name in self.batches else None
 
     @cached_property
     def notice_keys(self) -> list[str]:
@@ -175,7 +194,7 @@ class SiteData:
         self.caducidades = sorted(caducidades.values(), key=lambda c: (c["data_declaracao"], c["ato"]))
         self.findings = findings
         self._verification_codes({"outorgas": outorgas, "caducidades": caducidades})
-        self.cities = arrange_cities(self.lines, self.schema.weekdays, tickets_by_pair(t["bilhetes"]))
+        self.cities = arrange_cities(self.lines, self.schema.weekdays, tickets_by_pair(self.summary("bilhetes")))
         self._arrange_conflicts({"linhas": lines, "transportadoras": carriers, "outorgas": outorgas,
                                  "caducidades": caducidades})
         counts = {

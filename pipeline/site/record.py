@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from datetime import date, datetime, time
 
 
@@ -65,13 +66,13 @@ def as_json(record: dict, depth: int = 1, page: dict | None = None):
                         out[key] = as_json(value, depth - 1, page)
                 else:
                     out[key] = {"url": value["url"]}
-            elif isinstance(value, (list, tuple)):
+            elif isinstance(value, Sequence) and not isinstance(value, (str, bytes)):  # a list, or one made on demand
                 if depth > 0:
                     out[key] = [as_json(v, depth - 1, page) for v in value]
             else:
                 out[key] = _scalar(value)
         return out
-    if isinstance(record, (list, tuple)):
+    if isinstance(record, Sequence) and not isinstance(record, (str, bytes)):
         return [as_json(v, depth, page) for v in record]
     return _scalar(record)
 

@@ -51,12 +51,14 @@ class Report:
     typed_values: dict[str, dict[str, dict]] = field(default_factory=dict, repr=False, compare=False)
     # rows accepted per table, kept when the rows themselves are let go (let_rows_go)
     accepted_counts: dict[str, int] = field(default_factory=dict)
+    # the tables read a batch at a time (pipeline/batches.py): table -> batches.Batched
+    batches: dict = field(default_factory=dict, repr=False, compare=False)
 
     def let_rows_go(self) -> None:
         """Once derived, the rows as read are not needed again: their counts stay, the rows are freed (a
         national package's rows as lists of text held some 300 MB through the page stage)."""
         for name, t in self.accepted.items():
-            self.accepted_counts[name] = len(t.rows)
+            self.accepted_counts.setdefault(name, len(t.rows))
             t.rows, t.row_numbers, t.row_sources = [], [], None
 
     def account(self, counts: dict[str, dict[str, int]]) -> None:
@@ -201,6 +203,11 @@ def frictionless_problems(tables: dict[str, SourceTable], schema: Schema, *, fas
     return problems
 
 
+def header_errors(problems: list[Problem]) -> bool:
+    """A grave problem of a whole file (its header, its structure): even lenient mode publishes nothing."""
+    return any(p.grave and (p.linha in (None, 1) or p.regra in STRUCTURAL) for p in problems)
+
+
 PARALLEL_ROWS = 100_000  # below this many rows a second process costs more than it saves
 
 
@@ -251,8 +258,7 @@ def validate(source: SourcePackage, schema: Schema, *, lenient: bool = False) ->
         # Drop the rejected rows and validate again: a foreign key may now point at a dropped row.
         for name, origins in bad.items():
             tables[name] = tables[name].without(origins)
-    header_errors = any(p.grave and (p.linha in (None, 1) or p.regra in STRUCTURAL) for p in report.problems)
-    if report.valid or (lenient and not header_errors):
+    if report.valid or (lenient and not header_errors(report.problems)):
         report.accepted = tables
         report.account(source.counts)
     return report

@@ -267,6 +267,8 @@ def mask_personal_data(tables: Tables, schema: Schema) -> tuple[Tables, list[Pro
     coded column is not masked (the key would change): ``personal_data`` refuses that row."""
     out, problems = dict(tables), []
     for name, table in schema.tables.items():
+        if name not in tables:
+            continue
         t = tables[name]
         hits = {pos: [c for c, _ in found if c not in table.key_fields
                       and not table.field(c).get("constraints", {}).get("pattern")]
@@ -289,7 +291,21 @@ def mask_personal_data(tables: Tables, schema: Schema) -> tuple[Tables, list[Pro
 
 
 def run_checks(tables: Tables, schema: Schema) -> list[Problem]:
+    """Every check over ``tables``; a table not given is empty (a batch of a table read in batches is
+    validated alone, pipeline/batches.py)."""
+    tables = _Complete(tables, schema)
     problems: list[Problem] = []
     for fn in CHECKS.values():
         problems += fn(tables, schema)
     return problems
+
+
+class _Complete(dict):
+    """The tables given, and any other of the schema, empty, when a check asks for it."""
+
+    def __init__(self, tables: Tables, schema: Schema):
+        super().__init__(tables)
+        self.schema = schema
+
+    def __missing__(self, name: str) -> SourceTable:
+        return SourceTable(name, self.schema[name].field_names, source=self.schema[name].filename)

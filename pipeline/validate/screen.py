@@ -50,6 +50,7 @@ def _to_str(v) -> str:
 
 def _descriptor(schema, tables: Tables, rows: dict[str, list[list[str]]], keys: bool) -> dict:
     descriptor = schema.source_descriptor()
+    descriptor["resources"] = [r for r in descriptor["resources"] if r["name"] in tables]
     for r in descriptor["resources"]:
         for k in ("path", "encoding", "format", "mediatype"):
             r.pop(k, None)
@@ -193,7 +194,8 @@ def fast(tables: Tables, schema, keep: dict | None = None) -> list[Located]:
     ``keep``, when given, receives per table and field (of :data:`KEPT_TYPES`) each distinct text's
     typed value as Frictionless read it: the derive stage reuses them (pipeline/derive/typed.py)."""
     descriptor = schema.source_descriptor()
-    resources = {r["name"]: r for r in descriptor["resources"]}
+    # the tables given (all of them, but for a batch of a table read in batches: pipeline/batches.py)
+    resources = {r["name"]: r for r in descriptor["resources"] if r["name"] in tables}
     typed = {name: _Typed(tables[name], r["schema"]) for name, r in resources.items()}
     if keep is not None:
         keep.clear()

@@ -1,0 +1,309 @@
+"""Tables read a batch at a time (``x-em-lotes`` in the schema): eight years of Monitriip's tickets are
+some 12 million rows, which as rows of text would take several gigabytes. Such a table goes through
+the same stages as any other, one batch of :data:`BATCH_ROWS` rows at a time, and is never whole in
+memory:
+
+- read: ``read.read_csv_batches``, the same reader as a whole file's;
+- a row repeated whole is kept once (the rule of a table without a key, ``read.without_repeats`` and
+  ``read.merge``): inside one file with a ``linha-repetida`` warning naming both lines, across files
+  silently, counted as ``duplicadas``. Rows are compared by a 128-bit hash of their cells (two salted
+  64-bit hashes), kept in sorted arrays (:class:`Seen`): a few bytes a row instead of the row;
+- validation: ``validate.validate`` of a package holding the batch alone (such a table has no key and no
+  foreign key, so no rule needs another batch), lenient or not as the build;
+- derivation: ``derive.derive_batch``, the table's own derived fields;
+- publication, when the build gives a folder: the batch is added to the table's CSV, JSON and Parquet
+  (``publish.tabular.CsvFile``...) and to a database of its own, which the publish stage copies into the
+  portal's; its workbook (when it fits a sheet) is made from the Parquet;
+- what the later stages need of the whole table is gathered as the batches go: the counts, each
+  column's filled share and each source's period (``derive.completeness``), the first and last date
+  (the catalogues' temporal coverage) and the table's summary for the pages (``SUMMARIES``: tickets per
+  pair of places and month).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .problems import Problem
+from .read import SourcePackage, SourceTable
+from .read.source import read_csv_batches
+from .schema import Schema
+
+HEAD_ROWS = 1_000  # the first rows kept whole, for the examples of the data dictionary
+BATCH_ROWS = 50_000  # under validate.PARALLEL_ROWS: a batch's checks run in this process, with no fork
+
+
+def _tickets_summary(df: pd.DataFrame) -> pd.DataFrame:
+    from .derive.tickets import summary
+
+    return summary(df)
+
+
+# What the pages need of a whole table read in batches: ``summary(batch frame) -> frame`` whose last
+# columns are sums; summed again over the batches by the columns before them (its keys).
+SUMMARIES = {"bilhetes": (_tickets_summary, 3)}
+
+
+class Seen:
+    """The hashes of the rows kept so far, each with its row's origin (file number, line), in sorted
+    arrays merged as a binary counter is (a level of 2^k batches): finding a batch's rows costs a binary
+    search per level, and keeping them all a few bytes each."""
+
+    def __init__(self):
+        self.levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (hash a, hash b, origin), sorted by a
+
+    def find(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The origin of the row kept earlier with the same hashes, or -1."""
+        found = np.full(len(a), -1, dtype=np.int64)
+        for ha, hb, origin in self.levels:
+            left = np.searchsorted(ha, a, side="left")
+            right = np.searchsorted(ha, a, side="right")
+            for i in np.flatnonzero(right > left):  # equal first hashes are rare: compared one by one
+                if found[i] < 0:
+                    span = slice(left[i], right[i])
+                    hit = np.flatnonzero(hb[span] == b[i])
+                    if len(hit):
+                        found[i] = origin[span][hit[0]]
+        return found
+
+    def add(self, a: np.ndarray, b: np.ndarray, origin: np.ndarray) -> None:
+        order = np.argsort(a, kind="stable")
+        self.levels.append((a[order], b[order], origin[order]))
+        while len(self.levels) > 1 and len(self.levels[-1][0]) >= len(self.levels[-2][0]):
+            (a1, b1, o1), (a2, b2, o2) = self.levels[-2], self.levels[-1]
+            a, b, o = np.concatenate([a1, a2]), np.concatenate([b1, b2]), np.concatenate([o1, o2])
+            order = np.argsort(a, kind="stable")
+            self.levels[-2:] = [(a[order], b[order], o[order])]
+
+
+def _hashes(rows: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
+    a = np.fromiter((hash(("a", *r)) for r in rows), dtype=np.int64, count=len(rows))
+    b = np.fromiter((hash(("b", *r)) for r in rows), dtype=np.int64, count=len(rows))
+    return a, b
+
+
+@dataclass
+class Batched:
+    """What a table read in batches gave: its accounting, the rows published, its completeness and dates,
+    and its summary for the pages (``SUMMARIES``)."""
+
+    name: str
+    lidas: int = 0
+    mantidas: int = 0
+    duplicadas: int = 0
+    rejeitadas: int = 0
+    read: int = 0  # rows of the right width read (``Report.rows_read``)
+    filled: dict[str, int] = field(default_factory=dict)  # column -> rows with a value
+    periods: dict[tuple[str, str], list] = field(default_factory=dict)  # (source id, column) -> [first, last, n]
+    first_day: date | None = None
+    last_day: date | None = None
+    summary: pd.DataFrame | None = None
+    head: pd.DataFrame | None = None  # its first rows published (up to HEAD_ROWS): the dictionary's examples
+    written: bool = False  # its CSV, JSON and Parquet are in the output folder
+    failed: bool = False  # a problem stopped its publication: its counts stop there
+    seconds: float = 0.0  # how long reading, validating, deriving and writing it took (bench/scale.py)
+    changes: dict | None = None  # its entry in mudancas.json, against the previous release (--anterior)
+    changes_error: str = ""  # why that release could not be compared
+
+    def accounting(self) -> dict[str, int]:
+        return {"lidas": self.lidas, "mantidas": self.mantidas, "duplicadas": self.duplicadas,
+                "rejeitadas": self.rejeitadas}
+
+    def add_completeness(self, measured: dict, covered: set[str]) -> None:
+        """Put this table's figures into ``derive.completeness``'s (measured there as an empty table)."""
+        if self.name in covered:
+            n = self.mantidas
+            measured["tabelas"][self.name] = {
+                "linhas": n, "colunas": {c: round(k / n, 4) if n else None for c, k in self.filled.items()}}
+        for (source_id, column), (first, last, count) in sorted(self.periods.items()):
+            measured["periodos_por_fonte"].setdefault(source_id, []).append({
+                "tabela": self.name, "coluna": column, "inicio": first, "fim": last, "preenchidos": count})
+
+
+def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, out: Path | None = None,
+        fictional: bool = False, previous: str | None = None, listed: int | None = None
+        ) -> tuple[dict[str, Batched], list[Problem]]:
+    """Read, validate, derive and (with ``out``) publish each table read in batches. Returns what each gave
+    and the problems found, in the order of the files and lines. A grave problem of a whole file (its
+    header, its encoding), or any grave problem when not ``lenient``, stops the table's publication (the
+    build then fails); the rest of its files is still read, so that every problem is reported. With
+    ``previous`` (``--anterior``), each table published is compared with that release's
+    (``changes.compare_streamed``, at most ``listed`` rows per list)."""
+    from .derive import derive_batch
+    from .publish import columnar, database, datapackage, side_database, tabular
+    from .validate import STRUCTURAL, validate
+
+    results: dict[str, Batched] = {}
+    problems: list[Problem] = []
+    resources = {r["name"]: r for r in datapackage.published_descriptor(schema, as_of, fictional=fictional)["resources"]}
+    for name, files in source.batched.items():
+        started = time.perf_counter()
+        table, result, resource = schema[name], Batched(name), resources[name]
+        results[name] = result
+        result.filled = {f["name"]: 0 for f in table.fields}
+        seen, summarise, pending, found_here = Seen(), SUMMARIES.get(name), [], []
+        writers = [] if out is None else [
+            tabular.CsvFile(resource, out / resource["path"]), tabular.JsonFile(resource, out / f"{name}.json"),
+            columnar.ParquetFile(resource, out / f"{name}.parquet"),
+            database.SideTable(resource, out / side_database(name))]
+        failed = False
+        try:
+            for number, (path, shown) in enumerate(files):
+                for batch, found in read_csv_batches(table, path, shown, BATCH_ROWS):
+                    found_here += found
+                    failed |= any(p.grave and (p.linha in (None, 1) or p.regra in STRUCTURAL) for p in found)
+                    result.lidas += batch.data_rows
+                    result.read += len(batch.rows)
+                    before = len(batch.rows)
+                    batch, repeats = _without_repeats(batch, seen, number)
+                    result.duplicadas += before - len(batch.rows)
+                    found_here += repeats
+                    checked = validate(_package_of(source, schema, name, batch), schema, lenient=lenient)
+                    found_here += [p for p in checked.problems if p.tabela == name]
+                    failed |= not checked.accepted
+                    if failed:
+                        continue
+                    kept = checked.accepted[name]
+                    df = derive_batch(name, kept, schema, checked.typed_values.get(name), source.file_sources)
+                    result.mantidas += len(df)
+                    _measure(result, kept, table, df, source.file_sources)
+                    for writer in writers:
+                        writer.add(df)
+                    if result.head is None or len(result.head) < HEAD_ROWS:
+                        result.head = pd.concat([h for h in (result.head, df.head(HEAD_ROWS)) if h is not None],
+                                                ignore_index=True).head(HEAD_ROWS)
+                    if summarise is not None and len(df):
+                        pending.append(summarise[0](df))
+                        if len(pending) >= 8:
+                            pending = [_sum(pending, summarise[1])]
+        finally:
+            for writer in writers:
+                writer.close(complete=not failed)
+        seen = None  # the hashes of the rows kept: not needed for the comparison below
+        problems += found_here
+        result.rejeitadas = len({(p.arquivo, p.linha) for p in found_here if p.grave and p.linha is not None})
+        result.written, result.failed = bool(writers) and not failed, failed
+        if result.written and previous:
+            from .publish import changes
+
+            try:
+                release = changes.load_previous(previous, streamed=changes.Everything())
+                result.changes = changes.compare_streamed(name, release, out / resource["path"],
+                                                          [f["name"] for f in resource["schema"]["fields"]], listed)
+            except changes.ChangesError as exc:
+                result.changes_error = str(exc)
+        result.seconds = time.perf_counter() - started
+        if summarise is not None:
+            empty = pd.DataFrame({c: pd.Series([], dtype=object) for c in table.published_field_names})
+            result.summary = _sum(pending, summarise[1]) if pending else summarise[0](empty)
+    return results, problems
+
+
+def start(folders: list[Path], schema: Schema, *, lenient: bool, as_of: date, allow_mixed: bool = False,
+          out: Path | None = None, previous: str | None = None, listed: int | None = None):
+    """Start :func:`run` over the tables read in batches in a child process, forked before the other
+    tables are read: it runs beside their reading and validation, and its memory (which the rows of a batch
+    fragment) is the child's, never the build's. Returns a ``parallel.Call`` (its ``result()``: what
+    :func:`run` returns), or None when the schema has no such table or no folder supplies one. Whether the
+    package is fictional is read from the folders as the build reads it."""
+    from . import parallel
+    from .read import read_source
+
+    names = {n for n, t in schema.tables.items() if t.batched}
+    if not names:
+        return None
+    found = read_source(folders, schema, allow_mixed=allow_mixed, only=names)  # finds the files, reads no row
+    if not found.batched:
+        return None
+    fictional = any(s.ficticia for s in found.sources)
+    return parallel.call(lambda: run(found, schema, lenient=lenient, as_of=as_of, out=out, fictional=fictional,
+                                     previous=previous, listed=listed))
+
+
+def attach(report, pending, *, lenient: bool) -> None:
+    """Put what :func:`run` found (``pending``, from :func:`start`) into the other tables' ``validate.Report``:
+    its problems, its counts, ``report.batches``; the report accepts nothing when a table read in batches
+    cannot be published (as ``validate`` decides for the others)."""
+    from .validate import header_errors
+
+    results, problems = pending.result()
+    report.problems += problems
+    report.batches = results
+    for name, result in results.items():
+        report.rows_read[name] = result.read
+        report.accepted_counts[name] = result.mantidas
+        if report.accepted and not result.failed:
+            report.accounting[name] = result.accounting()
+            if result.lidas != result.mantidas + result.duplicadas + result.rejeitadas:
+                raise AssertionError(f"contagem inconsistente em {name}: {result.accounting()}")
+    if report.accepted and not (report.valid or (lenient and not header_errors(report.problems))):
+        report.accepted = {}
+
+
+def _package_of(source: SourcePackage, schema: Schema, name: str, batch: SourceTable) -> SourcePackage:
+    """A package holding the batch alone (the other tables empty), to validate it as a whole package is."""
+    tables = {name: batch}
+    return SourcePackage(tables, [], [], [], {name: source.coverage.get(name, [])}, dict(source.file_sources), {})
+
+
+def _sum(parts: list[pd.DataFrame], keys: int) -> pd.DataFrame:
+    whole = pd.concat(parts, ignore_index=True)
+    return whole.groupby(list(whole.columns[:keys]), sort=True, as_index=False).sum()
+
+
+def _without_repeats(batch: SourceTable, seen: Seen, number: int) -> tuple[SourceTable, list[Problem]]:
+    """The batch less the rows kept already (the same cells, in this file or an earlier one); a repeat
+    inside one file is reported as ``read.without_repeats`` reports it."""
+    if not batch.rows:
+        return batch, []
+    a, b = _hashes(batch.rows)
+    origin = (np.int64(number) << 32) | np.asarray(batch.row_numbers, dtype=np.int64)
+    earlier = seen.find(a, b)
+    # repeats inside the batch itself: the first of equal hashes stands
+    pairs = np.stack([a, b], axis=1)
+    _, first, inverse = np.unique(pairs, axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    within = first[inverse]
+    problems = []
+    keep = []
+    for pos in range(len(batch.rows)):
+        at = earlier[pos]
+        if at < 0 and within[pos] != pos:
+            at = origin[within[pos]]
+        if at < 0:
+            keep.append(pos)
+            continue
+        if (at >> 32) == number:  # inside one file: reported, as read.without_repeats does
+            problems.append(Problem.of("linha-repetida", batch.name, batch.source, batch.row_numbers[pos], None, None,
+                                       grave=False, registro=batch.rows[pos], primeira=int(at & 0xFFFFFFFF)))
+    kept_a, kept_b = a[keep], b[keep]
+    seen.add(kept_a, kept_b, origin[keep])
+    out = SourceTable(batch.name, batch.columns, [batch.rows[p] for p in keep], [batch.row_numbers[p] for p in keep],
+                      batch.source)
+    out.data_rows = batch.data_rows
+    return out, problems
+
+
+def _measure(result: Batched, kept: SourceTable, table, df: pd.DataFrame, file_sources: dict[str, str]) -> None:
+    """Add the batch's filled cells, its source's period per date column and its first and last day."""
+    n = len(kept.rows)
+    for f in table.fields:
+        result.filled[f["name"]] += n if f.get("type") == "boolean" else n - kept.column(f["name"]).count("")
+    source_id = file_sources.get(kept.source, "")
+    for column in table.fields_of_type("date", "datetime"):
+        days = [v[:10] for v in kept.column(column) if v]
+        if days:
+            got = result.periods.setdefault((source_id, column), [min(days), max(days), 0])
+            got[0], got[1], got[2] = min(got[0], min(days)), max(got[1], max(days)), got[2] + len(days)
+        values = [v.date() if isinstance(v, datetime) else v for v in df[column].tolist() if isinstance(v, date)]
+        if values:
+            result.first_day = min(filter(None, (result.first_day, min(values))))
+            result.last_day = max(filter(None, (result.last_day, max(values))))
+
+

@@ -1,0 +1,197 @@
+"""A table read a batch at a time (``x-em-lotes``: Monitriip's tickets, pipeline/batches.py) publishes what
+the same table read whole would: the batch size changes no byte a user downloads or reads, repeats and bad
+rows are found across batches, and each problem names its file and line."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import shutil
+import sqlite3
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+from conftest import page_text
+
+from pipeline import SAMPLE_DIR, batches
+from pipeline.build import BuildError, build, check
+from pipeline.publish import spreadsheet
+from pipeline.settings import Settings
+
+AS_OF = date(2026, 11, 29)
+
+
+def _build(data: Path, out: Path, **kw):
+    return build(Settings(data=(data,), out=out, as_of=AS_OF, search_index=False, **kw))
+
+
+def _csv_rows(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.fixture(scope="module")
+def sample_copy(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("amostra") / "dados"
+    shutil.copytree(SAMPLE_DIR, folder)
+    return folder
+
+
+def test_the_batch_size_changes_nothing_a_user_downloads_or_reads(sample_copy, tmp_path, monkeypatch):
+    whole = _build(sample_copy, tmp_path / "inteira")
+    monkeypatch.setattr(batches, "BATCH_ROWS", 97)  # the sample's 1,824 tickets in 19 batches
+    parts = _build(sample_copy, tmp_path / "lotes")
+    a, b = tmp_path / "inteira", tmp_path / "lotes"
+    source = _csv_rows(sample_copy / "bilhetes.csv")
+    published = _csv_rows(b / "dados" / "bilhetes.csv")
+    assert len(published) == len(source) == parts.report.accounting["bilhetes"]["mantidas"] == 1824
+    assert [r["quantidade"] for r in published] == [r["quantidade"] for r in source]  # in the file's order
+    for name in ("bilhetes.csv", "bilhetes.json", "bilhetes.xlsx", "validacao.json", "portal.sqlite"):
+        assert (a / "dados" / name).read_bytes() == (b / "dados" / name).read_bytes(), name
+
+    def sums(site):  # a Parquet file's row groups follow the batches: its bytes, not its rows, differ
+        return [x for x in (site / "dados" / "SHA256SUMS").read_text().splitlines() if ".parquet" not in x]
+    assert sums(a) == sums(b)
+    assert pq.read_table(a / "dados" / "bilhetes.parquet").to_pylist() == \
+        pq.read_table(b / "dados" / "bilhetes.parquet").to_pylist()
+    with sqlite3.connect(a / "dados" / "portal.sqlite") as x, sqlite3.connect(b / "dados" / "portal.sqlite") as y:
+        query = "select * from bilhetes order by rowid"
+        assert x.execute(query).fetchall() == y.execute(query).fetchall()
+        assert x.execute("select count(*) from bilhetes").fetchone()[0] == 1824
+    def page(site, path):  # but for the Parquet file's size and hash
+        return re.sub(r"bilhetes\.parquet Parquet [0-9,]+ [KMG]?B [0-9a-f]{64}", "", page_text(site / path))
+    for path in ("dados/index.html", "dados/bilhetes/index.html"):
+        assert page(a, path) == page(b, path), path
+    assert "1.824" in page_text(b / "dados" / "index.html")
+    # every pair answer, tickets month by month included, is the same
+    answers = sorted((a / "cidades").rglob("*.json"))
+    assert answers and all(p.read_bytes() == (b / p.relative_to(a)).read_bytes() for p in answers)
+    assert whole.report.accounting["bilhetes"] == parts.report.accounting["bilhetes"]
+
+
+def test_a_row_repeated_in_a_later_batch_is_kept_once_and_reported(package, tmp_path, monkeypatch):
+    first = (package.path / "bilhetes.csv").read_text(encoding="utf-8").splitlines()[1]
+    for n in range(8):
+        package.append("bilhetes.csv", first.replace(",320,", f",{321 + n},"))
+    package.append("bilhetes.csv", first)  # line 12 repeats line 2, four batches later
+    monkeypatch.setattr(batches, "BATCH_ROWS", 2)
+    result = _build(package.path, tmp_path / "site")
+    assert result.report.accounting["bilhetes"] == {"lidas": 11, "mantidas": 10, "duplicadas": 1, "rejeitadas": 0}
+    repeat = [p for p in result.report.warnings if p.regra == "linha-repetida" and p.tabela == "bilhetes"]
+    assert [(p.linha, p.arquivo.endswith("bilhetes.csv")) for p in repeat] == [(12, True)]
+    assert "linha 2" in repeat[0].detalhe
+    published = _csv_rows(tmp_path / "site" / "dados" / "bilhetes.csv")
+    assert [r["quantidade"] for r in published] == ["320", "14", *map(str, range(321, 329))]
+
+
+def test_a_bad_row_after_the_first_batch_fails_the_build_or_is_rejected_and_kept(package, tmp_path, monkeypatch):
+    row = (package.path / "bilhetes.csv").read_text(encoding="utf-8").splitlines()[1]
+    for n in range(6):
+        package.append("bilhetes.csv", row.replace(",320,", f",{400 + n},"))
+    package.append("bilhetes.csv", row.replace(",320,", ",muitos,"))  # line 10
+    monkeypatch.setattr(batches, "BATCH_ROWS", 3)
+    with pytest.raises(BuildError) as failed:
+        _build(package.path, tmp_path / "estrito")
+    errors = [p for p in failed.value.report.errors if p.tabela == "bilhetes"]
+    assert [(p.linha, p.coluna, p.valor) for p in errors] == [(10, "quantidade", "muitos")]
+    assert "bilhetes.csv, linha 10, coluna \"quantidade\"" in errors[0].mensagem
+    assert not (tmp_path / "estrito").exists()  # nothing published, no half folder left
+
+    result = _build(package.path, tmp_path / "tolerante", lenient=True)
+    assert result.report.accounting["bilhetes"] == {"lidas": 9, "mantidas": 8, "duplicadas": 0, "rejeitadas": 1}
+    rejected = _csv_rows(tmp_path / "tolerante" / "dados" / "rejeitados.csv")
+    assert [(r["tabela"], r["linha"], r["coluna"]) for r in rejected if r["tabela"] == "bilhetes"] == [
+        ("bilhetes", "10", "quantidade")]
+    published = _csv_rows(tmp_path / "tolerante" / "dados" / "bilhetes.csv")
+    assert "muitos" not in {r["quantidade"] for r in published} and len(published) == 8
+
+
+def test_a_byte_that_is_not_utf8_is_located_on_its_line_far_into_the_file(package, monkeypatch):
+    row = (package.path / "bilhetes.csv").read_text(encoding="utf-8").splitlines()[1]
+    with open(package.path / "bilhetes.csv", "ab") as fh:
+        for n in range(5_000):
+            fh.write(row.replace(",320,", f",{n},").encode("utf-8") + b"\n")
+        fh.write(row.replace("CALDAS NOVAS", "CALDAS NOVAS \xe9").encode("latin-1") + b"\n")  # line 5004
+    monkeypatch.setattr(batches, "BATCH_ROWS", 1_000)
+    report = check(Settings(data=(package.path,)))
+    bad = [p for p in report.errors if p.regra == "codificacao"]
+    assert [(p.tabela, p.linha) for p in bad] == [("bilhetes", 5004)]
+    assert "0xe9" in bad[0].detalhe
+
+
+def test_a_table_longer_than_a_sheet_gets_no_workbook_and_its_page_does_not_offer_one(sample_copy, tmp_path,
+                                                                                     monkeypatch):
+    monkeypatch.setattr(spreadsheet, "MAX_ROWS", 1_000)  # the sample's 1,824 tickets no longer fit
+    _build(sample_copy, tmp_path / "site")
+    dados = tmp_path / "site" / "dados"
+    assert not (dados / "bilhetes.xlsx").exists() and (dados / "bilhetes.csv").exists()
+    assert (dados / "linhas.xlsx").exists()
+    page = (dados / "bilhetes" / "index.html").read_text(encoding="utf-8")
+    assert "bilhetes.xlsx" not in page and "bilhetes.parquet" in page
+    assert "bilhetes.xlsx" not in (dados / "SHA256SUMS").read_text(encoding="utf-8")
+
+
+def test_seen_rows_are_found_across_merged_levels():
+    seen = batches.Seen()
+    rng = np.random.default_rng(7)
+    kept = []
+    for n in range(9):  # 9 batches: levels merged as a binary counter
+        a, b = rng.integers(-2**63, 2**63 - 1, 50, dtype=np.int64), rng.integers(-2**63, 2**63 - 1, 50, dtype=np.int64)
+        origin = np.arange(50, dtype=np.int64) + 1000 * n
+        assert (seen.find(a, b) == -1).all()
+        seen.add(a, b, origin)
+        kept.append((a, b, origin))
+    assert len(seen.levels) == 2  # 8 batches merged into one level, then the ninth
+    for a, b, origin in kept:
+        assert (seen.find(a, b) == origin).all()
+        assert (seen.find(a, b ^ 1) == -1).all()  # the same first hash, another second: not the same row
+
+
+def test_a_table_read_in_batches_is_compared_with_the_previous_release_as_a_whole_table_is(tmp_path):
+    """``changes.compare_streamed`` (never holding the rows) gives the entry ``changes._compare_table`` gives
+    for the same two files, repeated rows, limits and truncation included."""
+    from pipeline.publish import changes
+
+    rng = np.random.default_rng(952)
+    columns = ["mes", "origem", "destino", "quantidade"]
+
+    def rows(n):
+        return [[f"2026-{rng.integers(1, 4):02d}", rng.choice(["Goiânia", "Palmas", "Anápolis"]),
+                 rng.choice(["Brasília", "Gurupi"]), str(rng.integers(1, 6))] for _ in range(n)]
+
+    def write(path, header, body):
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            csv.writer(fh, lineterminator="\r\n").writerows([header, *body])
+
+    for limit in (None, 3):
+        before, after = rows(400), rows(400)  # many equal rows: the n-th copy matches the n-th copy
+        write(tmp_path / "antes.csv", columns, before)
+        write(tmp_path / "depois.csv", columns + ["nova"], [r + ["x"] for r in after])
+        previous = changes.Package("anterior", {"resources": []}, files={"bilhetes": tmp_path / "antes.csv"})
+        got = changes.compare_streamed("bilhetes", previous, tmp_path / "depois.csv", columns + ["nova"], limit)
+        frames = [changes._read_csv((tmp_path / f).read_bytes(), f) for f in ("antes.csv", "depois.csv")]
+        expected = changes._compare_table("bilhetes", frames[0], frames[1], [], limit)
+        assert got == expected
+        assert got["incluidos"] > 0 and got["removidos"] > 0 and got["colunas_novas"] == ["nova"]
+        assert got.get("truncado") is (True if limit else None)
+
+
+def test_the_change_log_of_a_build_counts_the_tickets_added_and_removed(sample_copy, tmp_path):
+    first = tmp_path / "antes"
+    _build(sample_copy, first)
+    edited = tmp_path / "dados"
+    shutil.copytree(sample_copy, edited)
+    lines = (edited / "bilhetes.csv").read_text(encoding="utf-8").splitlines()
+    removed, added = lines[7], lines[1].replace(",Convencional,", ",Leito,")
+    (edited / "bilhetes.csv").write_text("\n".join(lines[:7] + lines[8:] + [added]) + "\n", encoding="utf-8")
+    _build(edited, tmp_path / "depois", previous=str(first))
+    log = json.loads((tmp_path / "depois" / "dados" / "mudancas.json").read_text(encoding="utf-8"))
+    entry = next(t for t in log["tabelas"] if t["tabela"] == "bilhetes")
+    assert (entry["incluidos"], entry["removidos"], entry["situacao"]) == (1, 1, "alterada")
+    assert entry["linhas"]["incluidos"][0]["registro"]["tipo_servico"] == "Leito"
+    assert entry["linhas"]["removidos"][0]["chave"]["quantidade"] == removed.split(",")[8]
+    assert all(t["situacao"] == "sem_mudancas" for t in log["tabelas"] if t["tabela"] != "bilhetes")
