@@ -47,6 +47,29 @@ class Source:
     relatorio: Path | None = field(default=None, compare=False)  # the adapter's ingest-report.json
     # the descriptor's keys whose text held a CPF, masked here (LGPD); validation refuses or warns
     mascarados: tuple[str, ...] = field(default=(), compare=False)
+    # the nightly job could not update the source (pipeline/nightly.py): when, why, and since when this copy
+    # is the one it has (its descriptor's "x-atualizacao-falhou": {"em", "motivo", "copia_de"})
+    falha_em: str = ""
+    falha_motivo: str = ""
+    copia_de: str = ""
+
+    @property
+    def desatualizada(self) -> str:
+        """"" when the source is up to date; else the sentence pages add to its name: "cópia de 28/11/2026: a
+        atualização de 01/12/2026 falhou (o servidor respondeu HTTP 503)"."""
+        if not self.falha_em:
+            return ""
+        copy = f"cópia de {_br(self.copia_de)}: " if self.copia_de else ""
+        why = f" ({self.falha_motivo})" if self.falha_motivo else ""
+        return f"{copy}a atualização de {_br(self.falha_em)} falhou{why}"
+
+    @property
+    def nome_com_data(self) -> str:
+        """How a page names the source and the date of its data, and says when its update failed."""
+        if not self.declarada:
+            return self.rotulo
+        stale = f"; {self.desatualizada}" if self.falha_em else ""
+        return f"{self.rotulo} (dados de {self.data_br}{stale})"
 
     @property
     def rotulo(self) -> str:
@@ -68,7 +91,17 @@ class Source:
             d["path"] = self.url
         d.update({"publisher": self.publicador, "date": self.data, "license": self.licenca,
                   "fictional": self.ficticia, "declared": self.declarada})
+        if self.falha_em:
+            d[STALE] = {"em": self.falha_em, "motivo": self.falha_motivo, "copia_de": self.copia_de}
         return d
+
+
+STALE = "x-atualizacao-falhou"  # a source entry's key: the nightly job kept its last good copy (pipeline/nightly.py)
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
+
+
+def _br(day: str) -> str:
+    return "/".join(reversed(day.split("-"))) if day else ""
 
 
 # The tables the project supplies itself when no folder has them (art. 78 of the decree).
@@ -116,6 +149,12 @@ def read_source_info(folder: Path) -> Source:
     if isinstance(licence, dict):
         licence = licence.get("title") or licence.get("name") or ""
     date = text("date")
+    stale = entry.get(STALE) if isinstance(entry.get(STALE), dict) else {}
+
+    def stale_text(key: str, day: bool = False) -> str:
+        value = " ".join(str(stale.get(key, "")).split())[:300] if isinstance(stale.get(key), str) else ""
+        return value if not day or _DAY.match(value) else ""
+
     return Source(
         id=slugify(text("name") or text("title") or pasta) or "fonte",
         pasta=pasta,
@@ -126,6 +165,9 @@ def read_source_info(folder: Path) -> Source:
         licenca=" ".join(str(licence).split()),
         ficticia=entry.get("fictional") is True,
         relatorio=_report(folder),
+        falha_em=stale_text("em", day=True),
+        falha_motivo=stale_text("motivo") if stale_text("em", day=True) else "",
+        copia_de=stale_text("copia_de", day=True),
     )
 
 

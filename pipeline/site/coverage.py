@@ -45,7 +45,7 @@ class Coverage:
 
     @staticmethod
     def _name(s: Source) -> str:
-        return f"{s.rotulo} (dados de {s.data_br})" if s.declarada else s.rotulo
+        return s.nome_com_data
 
     def label(self, table: str, ids=None) -> str:
         """"ANTT, Quadro de horários 2021 (dados de 2021)"; several sources joined by "; "; a folder that
