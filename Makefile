@@ -21,14 +21,14 @@ $(STAMP): requirements.lock
 SITE_URL ?=
 ANTERIOR ?=
 site: $(STAMP)
-	$(BIN)/python -m pipeline build --data $(DATA) --out $(OUT) $(if $(AS_OF),--as-of $(AS_OF)) $(if $(SITE_URL),--site-url $(SITE_URL)) $(if $(ANTERIOR),--anterior $(ANTERIOR))
+	$(BIN)/python -m pipeline build --data $(DATA) --out $(OUT) $(if $(AS_OF),--as-of $(AS_OF)) $(if $(SITE_URL),--site-url $(SITE_URL)) $(if $(ANTERIOR),--anterior $(ANTERIOR)) $(if $(VERSOES_URL),--versoes-url $(VERSOES_URL))
 
 # The nightly job: fetch the sources of nightly.toml, ingest, validate, build, check links, publish.
 NIGHTLY_CONFIG ?= nightly.toml
 NIGHTLY_STATE  ?= .cache/nightly
 BASE_PATH      ?=
 nightly: $(STAMP)
-	$(BIN)/python -m pipeline nightly --config $(NIGHTLY_CONFIG) --state $(NIGHTLY_STATE) --out $(OUT) $(if $(AS_OF),--as-of $(AS_OF)) $(if $(BASE_PATH),--base-path $(BASE_PATH))
+	$(BIN)/python -m pipeline nightly --config $(NIGHTLY_CONFIG) --state $(NIGHTLY_STATE) --out $(OUT) $(if $(AS_OF),--as-of $(AS_OF)) $(if $(BASE_PATH),--base-path $(BASE_PATH)) $(if $(SITE_URL),--site-url $(SITE_URL)) $(if $(ANTERIOR),--anterior $(ANTERIOR)) $(if $(VERSOES_URL),--versoes-url $(VERSOES_URL))
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

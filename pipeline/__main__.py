@@ -155,6 +155,7 @@ def cmd_build(args) -> int:
         "base_path": args.base_path,
         "site_url": args.site_url,
         "previous": args.anterior,
+        "versions_url": args.versoes_url,
         "search_index": not args.no_search,
         "whoosh_dir": Path(args.index),
     }
@@ -216,7 +217,8 @@ def cmd_nightly(args) -> int:
     from .nightly import NightlyError, Summary, load_config, run
 
     overrides = {"out": Path(args.out) if args.out else None, "state": Path(args.state) if args.state else None,
-                 "as_of": parse_as_of(args.as_of) if args.as_of is not None else None, "base_path": args.base_path}
+                 "as_of": parse_as_of(args.as_of) if args.as_of is not None else None, "base_path": args.base_path,
+                 "site_url": args.site_url, "previous": args.anterior, "versions_url": args.versoes_url}
     try:
         config = load_config(Path(args.config), **overrides)
     except NightlyError as exc:
@@ -243,6 +245,9 @@ def cmd_nightly(args) -> int:
         with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as fh:
             fh.write(text)
     print(clean(text).replace("\ufffd", "\n"))
+    if code == 0 and summary.stale:  # published, but with the last good copy of a source that failed tonight
+        print(f"aviso: {len(summary.stale)} fonte(s) não atualizada(s) hoje: {', '.join(summary.stale)}", file=sys.stderr)
+        return 3
     return code
 
 
@@ -290,18 +295,26 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--base-path", default="", help=help_text("base_path"))
     b.add_argument("--site-url", default="", help=help_text("site_url"))
     b.add_argument("--anterior", default="", help=help_text("previous"))
+    b.add_argument("--versoes-url", default="", help=help_text("versions_url"))
     b.add_argument("--no-search", action="store_true", help="não gera o índice de busca (mais rápido)")
     b.add_argument("--index", default=str(Settings.__dataclass_fields__["whoosh_dir"].default), help=help_text("whoosh_dir"))
     b.add_argument("--processos", type=positive_int, help=help_text("workers"))
     b.set_defaults(func=cmd_build)
 
     n = sub.add_parser("nightly", help="baixa as fontes, ingere, valida, gera, verifica os links e publica",
-                       description="O job noturno: nada é publicado se uma etapa falhar; o resumo vai para um arquivo.")
-    n.add_argument("--config", default="nightly.toml", help="arquivo com as fontes ([[fonte]] nome, adaptador, url)")
+                       description="O job noturno: uma fonte que falha mantém a sua última cópia boa (e o site diz "
+                                   "desde quando); nada é publicado se o build ou a verificação de links falhar. "
+                                   "Saída 0: publicado, todas as fontes atualizadas; 3: publicado com fonte(s) "
+                                   "desatualizada(s); 1: nada publicado; 2: configuração inválida.")
+    n.add_argument("--config", default="nightly.toml",
+                   help="arquivo com as fontes ([[fonte]] nome, adaptador, pagina e arquivo ou url; ver o README)")
     n.add_argument("--out", help="pasta do site publicado (padrão: output)")
     n.add_argument("--state", help="pasta dos downloads, pacotes e do site candidato (padrão: .cache/nightly)")
     n.add_argument("--as-of", help=help_text("as_of"))
     n.add_argument("--base-path", default=None, help=help_text("base_path"))
+    n.add_argument("--site-url", default=None, help=help_text("site_url"))
+    n.add_argument("--anterior", default=None, help=help_text("previous") + " (padrão: o site em --out, se houver)")
+    n.add_argument("--versoes-url", default=None, help=help_text("versions_url"))
     n.add_argument("--resumo", help="arquivo do resumo (padrão: <state>/resumo.md)")
     n.set_defaults(func=cmd_nightly)
 

@@ -98,6 +98,7 @@ rendered again once the downloads are written (pipeline/site, ``DataGenerator``)
             "PORTAL_LATE": late if late is not None else [],
             "PORTAL_SEARCH_PAGES": str(search_pages) if search_pages is not None else None,
             "PORTAL_SEARCH_READS": pagefind.reads,  # what Pagefind reads of a page (pipeline/index/pagefind.py)
+            "PORTAL_VERSOES_URL": settings.versions_url,  # where each release is kept beside the site
             "DELETE_OUTPUT_DIRECTORY": False,
         },
     )

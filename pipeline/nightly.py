@@ -4,21 +4,22 @@ publish; a failed step publishes nothing and the last good site stays. A short s
 their dates, rows per table, errors, findings, timings) is written as a file and printed; on GitHub
 Actions it also goes to the job's summary.
 
-Fetching is plain HTTP(S) with a timeout, retries with back-off and a size limit; the ETag,
-``Last-Modified`` and SHA-256 of each download are kept in the state folder, so an unchanged source is
-neither downloaded again (HTTP 304) nor re-ingested (same checksum).
+Each source is a fixed file or a dataset of the regulator's catalogue, whose page lists this month's file
+(``pipeline/catalogue.py``); files come through ``pipeline/download.py`` (urllib3 with its ``Retry``, the
+catalogue's ``robots.txt`` and crawl delay honoured). A source is updated only when its new files were
+downloaded whole, ingested with rows, valid, and did not lose more than ``perda_maxima`` of the rows of
+its last good copy (:func:`update`); otherwise that copy is published, and every page that shows its
+data says of when it is and that tonight's update failed. The ETag, ``Last-Modified`` and SHA-256 of each
+file are kept with the copy, so an unchanged source is neither downloaded again (HTTP 304) nor re-ingested.
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
+import re
 import shutil
-import time
 import tomllib
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -27,8 +28,6 @@ from . import PROJECT_ROOT
 from .folders import exclusive, overlap, refusal, swap_into_place
 from .progress import LineProgress, Progress
 
-USER_AGENT = "portal-transporte-rodoviario/nightly (+https://github.com/)"
-
 
 class NightlyError(RuntimeError):
     """A step failed; the message (pt-BR) says which and why. Nothing was published."""
@@ -36,10 +35,18 @@ class NightlyError(RuntimeError):
 
 @dataclass(frozen=True)
 class SourceSpec:
-    nome: str  # folder name of the ingested package, and the source's name in the summary
+    """One source of ``nightly.toml`` (``[[fonte]]``): a fixed download (``url``), or a dataset's page in
+    the regulator's catalogue (``pagina``) and the pattern of its file names (``arquivo``, the period in the
+    groups ``mes`` and ``ano``), of which the ``meses`` newest periods are taken."""
+
+    nome: str  # folder of its state and package under --state, and its name in the summary
     adaptador: str
-    url: str
-    fonte_url: str = ""  # the page that documents the source, when not the download itself
+    url: str = ""
+    pagina: str = ""
+    arquivo: str = ""
+    meses: int = 1
+    data_referencia: str = ""  # the data's date when neither the file name nor the server tells it
+    fonte_url: str = ""  # the page that documents the source (default: the dataset's page, or the download)
     licenca: str = ""
 
 
@@ -50,162 +57,339 @@ class NightlyConfig:
     state: Path
     as_of: date
     base_path: str = ""
+    site_url: str = ""
     timeout: float = 60.0  # seconds to connect and between bytes
     retries: int = 3
     backoff: float = 2.0  # seconds before the first retry, doubled each time
     max_bytes: int = 512 * 1024 * 1024
+    max_seconds: float = 900.0  # the most one file may take to download
+    perda_maxima: float = 0.25  # the share of its rows a source may lose against its last good copy
+    contato: str = ""  # how the regulator may reach whoever runs the job (in the User-Agent)
     lenient: bool = False
+    # the release the changes are computed against: the live site's /dados/ (a URL, on a fresh runner), or,
+    # when not given, the site in --out if there is one
+    previous: str = ""
+    versions_url: str = ""  # where each release is kept outside the site (--versoes-url)
+
+
+_SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,62}\Z")
+_URL = re.compile(r"https?://[^\s]+\Z")
+_PERIOD = re.compile(r"[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?\Z")
+
+
+def _number(kind, low, high):
+    def check(value):
+        if isinstance(value, bool) or not isinstance(value, kind if kind is int else (int, float)):
+            return "um número inteiro" if kind is int else "um número"
+        if not low <= value <= high:
+            return f"um número de {low} a {high}"
+        return None
+    return check
+
+
+def _text(pattern: re.Pattern | None = None, shape: str = ""):
+    def check(value):
+        if not isinstance(value, str):
+            return "um texto"
+        if pattern is not None and not pattern.match(value):
+            return shape
+        return None
+    return check
+
+
+def _pattern(value):
+    if not isinstance(value, str) or not value:
+        return "uma expressão regular do nome do arquivo"
+    try:
+        compiled = re.compile(value)
+    except re.error as exc:
+        return f"uma expressão regular válida ({exc})"
+    if "mes" in compiled.groupindex and "ano" not in compiled.groupindex:
+        return 'uma expressão regular com o grupo "ano" junto do grupo "mes"'
+    return None
+
+
+# Every key nightly.toml may have, with what its value must be: any other key is an error naming it.
+_JOB_KEYS = {
+    "timeout": _number(float, 0.1, 3600), "retries": _number(int, 0, 10), "backoff": _number(float, 0, 600),
+    "max_bytes": _number(int, 1, 64 * 1024 ** 3), "max_seconds": _number(float, 0.1, 86400),
+    "perda_maxima": _number(float, 0, 1), "base_path": _text(), "site_url": _text(),
+    "contato": _text(re.compile(r"[^\r\n()]{0,200}\Z"), "um texto curto, sem parênteses nem quebras de linha"),
+    "lenient": lambda v: None if isinstance(v, bool) else "true ou false",
+}
+_SOURCE_KEYS = {
+    "nome": _text(_SLUG, "um nome de pasta: minúsculas, dígitos e hífens, como antt-horarios"),
+    "adaptador": _text(), "url": _text(_URL, "um endereço http:// ou https://"),
+    "pagina": _text(_URL, "um endereço http:// ou https://"), "arquivo": _pattern,
+    "meses": _number(int, 1, 240), "data_referencia": _text(_PERIOD, "uma data AAAA, AAAA-MM ou AAAA-MM-DD"),
+    "fonte_url": _text(_URL, "um endereço http:// ou https://"), "licenca": _text(),
+}
 
 
 def load_config(path: Path, **overrides) -> NightlyConfig:
-    """``nightly.toml``: ``[[fonte]]`` tables (nome, adaptador, url) and optional ``[nightly]`` limits."""
+    """``nightly.toml``: ``[[fonte]]`` tables and the optional ``[nightly]`` limits, every key and value
+    checked (:data:`_SOURCE_KEYS`, :data:`_JOB_KEYS`) before anything is downloaded."""
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise NightlyError(f"não foi possível ler {path}: {exc}") from None
     from .adapters import ADAPTERS
 
-    specs = []
-    for n, entry in enumerate(data.get("fonte", []), 1):
-        missing = [k for k in ("nome", "adaptador", "url") if not entry.get(k)]
+    def refuse(why: str):
+        raise NightlyError(f"{path}: {why}")
+
+    for key in data:
+        if key not in ("fonte", "nightly"):
+            refuse(f'chave desconhecida "{key}" (conhecidas: [nightly] e [[fonte]])')
+    entries, limits = data.get("fonte", []), data.get("nightly", {})
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        refuse("fonte deve ser uma lista de tabelas [[fonte]]")
+    if not isinstance(limits, dict):
+        refuse("nightly deve ser uma tabela [nightly]")
+    for key, value in limits.items():
+        if key not in _JOB_KEYS:
+            refuse(f'chave desconhecida "{key}" em [nightly] (conhecidas: {", ".join(_JOB_KEYS)})')
+        why = _JOB_KEYS[key](value)
+        if why:
+            refuse(f'[nightly] {key} = {value!r}: deve ser {why}')
+    specs, names = [], set()
+    for n, entry in enumerate(entries, 1):
+        label = f'a fonte nº {n}{" (" + entry["nome"] + ")" if isinstance(entry.get("nome"), str) else ""}'
+        for key, value in entry.items():
+            if key not in _SOURCE_KEYS:
+                refuse(f'chave desconhecida "{key}" em {label} (conhecidas: {", ".join(_SOURCE_KEYS)})')
+            why = _SOURCE_KEYS[key](value)
+            if why:
+                refuse(f"{label}: {key} = {value!r}: deve ser {why}")
+        missing = [k for k in ("nome", "adaptador") if not entry.get(k)]
         if missing:
-            raise NightlyError(f"{path}: a fonte nº {n} não tem {', '.join(missing)}")
+            refuse(f"{label} não tem {', '.join(missing)}")
+        if entry["nome"] in names:
+            refuse(f'duas fontes se chamam "{entry["nome"]}": cada uma precisa de um nome (a sua pasta em --state)')
+        names.add(entry["nome"])
         if entry["adaptador"] not in ADAPTERS:
-            raise NightlyError(f"{path}: adaptador desconhecido {entry['adaptador']} (conhecidos: {', '.join(ADAPTERS)})")
-        if not str(entry["url"]).startswith(("http://", "https://")):
-            raise NightlyError(f"{path}: a url da fonte {entry['nome']} deve começar com http:// ou https://")
-        specs.append(SourceSpec(entry["nome"], entry["adaptador"], entry["url"], entry.get("fonte_url", ""),
-                                entry.get("licenca", "")))
-    limits = data.get("nightly", {})
+            refuse(f"{label}: adaptador desconhecido {entry['adaptador']} (conhecidos: {', '.join(ADAPTERS)})")
+        if bool(entry.get("url")) == bool(entry.get("pagina")):
+            refuse(f"{label}: informe url (um arquivo fixo) ou pagina (a página do conjunto de dados no catálogo), "
+                   "um dos dois")
+        if entry.get("pagina") and not entry.get("arquivo"):
+            refuse(f"{label}: com pagina, informe arquivo (a expressão regular do nome dos arquivos, com o período "
+                   "nos grupos mes e ano)")
+        if entry.get("meses", 1) > 1 and not getattr(ADAPTERS[entry["adaptador"]], "SEVERAL_FILES", False):
+            refuse(f"{label}: o adaptador {entry['adaptador']} lê um arquivo por vez; meses deve ser 1")
+        specs.append(SourceSpec(**entry))
     values = {
         "sources": tuple(specs),
         "out": PROJECT_ROOT / "output",
         "state": PROJECT_ROOT / ".cache" / "nightly",
         "as_of": date.today(),
-        **{k: limits[k] for k in ("timeout", "retries", "backoff", "max_bytes", "base_path", "lenient") if k in limits},
+        **limits,
     }
     values.update({k: v for k, v in overrides.items() if v is not None})
+    for key in ("timeout", "backoff", "max_seconds", "perda_maxima"):
+        values[key] = float(values.get(key, getattr(NightlyConfig, key)))
     # the site is swapped whole and the state folder holds the candidate site: neither inside the other
     reason = overlap([("--out", values["out"]), ("--state", values["state"])])
     if reason:
         raise NightlyError(reason)
-    # the sub-path reaches the build only after the downloads: checked now, as the build checks it
-    from .settings import SettingsError, check_base_path
+    # the sub-path and the address reach the build only after the downloads: checked now, as the build checks them
+    from .settings import Settings, SettingsError
 
-    if not isinstance(values.get("base_path", ""), str):
-        raise NightlyError(f'{path}: base_path deve ser um texto, vazio ou como "/portal"')
     try:
-        check_base_path(values.get("base_path", ""))
+        checked = Settings(data=(PROJECT_ROOT,), base_path=values.get("base_path", ""),
+                           site_url=values.get("site_url", ""), search_index=False)
     except SettingsError as exc:
         raise NightlyError(str(exc)) from None
+    values["base_path"], values["site_url"] = checked.base_path, checked.site_url
     return NightlyConfig(**values)
 
 
-# --- fetching ------------------------------------------------------------------------------------
+# --- one source: find, download, ingest, check; or keep its last good copy ---------------------------
 
 
 @dataclass
-class Fetched:
+class Outcome:
+    """What the job did with one source tonight: ``package`` is the folder the build reads (the new one, or
+    the last good copy when tonight's update failed; None when there is neither)."""
+
     spec: SourceSpec
-    path: Path
-    changed: bool
-    sha256: str
-    last_modified: str = ""
-    bytes: int = 0
-    note: str = ""
+    situacao: str
+    package: Path | None = None
+    failed: str = ""  # why tonight's update failed
+    files: list[dict] = field(default_factory=list)
+    data: str = ""
+
+    def summary(self) -> dict:
+        return {"nome": self.spec.nome, "adaptador": self.spec.adaptador, "situacao": self.situacao,
+                "data": self.data, "falhou": self.failed, "arquivos": self.files}
 
 
 def _state(folder: Path) -> dict:
     try:
-        return json.loads((folder / "estado.json").read_text(encoding="utf-8"))
+        state = json.loads((folder / "estado.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
+    return state if isinstance(state, dict) and isinstance(state.get("arquivos", {}), dict) else {}
 
 
-def fetch(spec: SourceSpec, config: NightlyConfig) -> Fetched:
-    """Download ``spec.url`` into the state folder (conditional on the last ETag/Last-Modified), with
-    retries; raises :class:`NightlyError` when every attempt failed."""
-    folder = config.state / spec.nome
-    folder.mkdir(parents=True, exist_ok=True)
-    state = _state(folder)
-    target = folder / "exportacao.csv"
-    last_error = ""
-    for attempt in range(config.retries + 1):
-        if attempt:
-            time.sleep(config.backoff * 2 ** (attempt - 1))
+def _locate(spec: SourceSpec, client) -> list[tuple[str, str, str]]:
+    """``(url, period, file name)`` of the files to read tonight: the fixed ``url``, or the ``meses`` newest
+    periods of the files the dataset's page lists whose name matches ``arquivo``."""
+    from .catalogue import CatalogueError, file_name, newest, resources
+
+    if spec.url:
+        return [(spec.url, "", file_name(spec.url) or "arquivo.csv")]
+    found = resources(client.get_text(spec.pagina), spec.pagina)
+    chosen = []
+    while len(chosen) < spec.meses:
         try:
-            return _download(spec, config, state, folder, target)
-        except _Permanent as exc:
-            raise NightlyError(f"fonte {spec.nome}: {exc}") from None
-        except (urllib.error.URLError, OSError, TimeoutError, _Transient) as exc:
-            last_error = _reason(exc)
-    raise NightlyError(f"fonte {spec.nome}: {last_error} ({config.retries + 1} tentativas em {spec.url})")
+            resource, period = newest(found, spec.arquivo, spec.pagina)
+        except CatalogueError:
+            if chosen:  # fewer periods than asked: the ones there are
+                break
+            raise
+        chosen.append((resource.url, period, file_name(resource.url)))
+        found = [r for r in found if r.url != resource.url]
+        if not period:  # a fixed name: one file
+            break
+    return list(reversed(chosen))  # oldest first: the order the adapter reads several files in
 
 
-class _Transient(Exception):
-    pass
-
-
-class _Permanent(Exception):
-    pass
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, urllib.error.URLError) and not isinstance(exc, urllib.error.HTTPError):
-        exc = exc.reason if isinstance(exc.reason, BaseException) else exc
-    if isinstance(exc, (TimeoutError,)) or "timed out" in str(exc):
-        return "sem resposta dentro do tempo limite"
-    if isinstance(exc, ConnectionRefusedError):
-        return "servidor fora do ar (conexão recusada)"
-    if isinstance(exc, _Transient):
-        return str(exc)
-    return f"falha de rede ({type(exc).__name__})"
-
-
-def _download(spec: SourceSpec, config: NightlyConfig, state: dict, folder: Path, target: Path) -> Fetched:
-    headers = {"User-Agent": USER_AGENT}
-    if target.is_file() and state.get("url") == spec.url:
-        if state.get("etag"):
-            headers["If-None-Match"] = state["etag"]
-        if state.get("last_modified"):
-            headers["If-Modified-Since"] = state["last_modified"]
-    request = urllib.request.Request(spec.url, headers=headers)
+def _rows_of(package: Path) -> int | None:
     try:
-        response = urllib.request.urlopen(request, timeout=config.timeout)  # noqa: S310 - http(s) only, checked
-    except urllib.error.HTTPError as exc:
-        if exc.code == 304:
-            return Fetched(spec, target, False, state["sha256"], state.get("last_modified", ""),
-                           target.stat().st_size, "inalterada (HTTP 304)")
-        if exc.code in (408, 429) or exc.code >= 500:
-            raise _Transient(f"o servidor respondeu HTTP {exc.code}") from None
-        raise _Permanent(f"o servidor respondeu HTTP {exc.code} para {spec.url}") from None
-    with response:
-        expected = response.headers.get("Content-Length")
-        if expected and int(expected) > config.max_bytes:
-            raise _Permanent(f"o arquivo tem {int(expected)} bytes, acima do limite de {config.max_bytes}")
-        partial = folder / "exportacao.csv.parcial"
-        digest, size = hashlib.sha256(), 0
-        with open(partial, "wb") as fh:
-            while chunk := response.read(1 << 16):
-                size += len(chunk)
-                if size > config.max_bytes:
-                    partial.unlink(missing_ok=True)
-                    raise _Permanent(f"o arquivo passa do limite de {config.max_bytes} bytes")
-                digest.update(chunk)
-                fh.write(chunk)
-        if expected and size != int(expected):
-            partial.unlink(missing_ok=True)
-            raise _Transient(f"download truncado: {size} de {expected} bytes")
-        sha = digest.hexdigest()
-        last_modified = response.headers.get("Last-Modified", "")
-        etag = response.headers.get("ETag", "")
-    changed = sha != state.get("sha256") or not target.is_file()
-    partial.replace(target)
-    (folder / "estado.json").write_text(json.dumps(
-        {"url": spec.url, "sha256": sha, "etag": etag, "last_modified": last_modified, "bytes": size},
-        ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    return Fetched(spec, target, changed, sha, last_modified, size,
-                   "nova versão" if changed else "inalterada (mesmo SHA-256)")
+        return int(json.loads((package / "ingest-report.json").read_text(encoding="utf-8"))["mantidas"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def update(spec: SourceSpec, config: NightlyConfig, client) -> Outcome:
+    """Bring one source up to date in ``--state/<nome>/``: its files (``arquivos/``), its package
+    (``pacote/``) and ``estado.json`` change only when tonight's files were found, downloaded, ingested
+    with rows and valid, and did not lose more than ``perda_maxima`` of the rows of the last good copy.
+    Otherwise the last good copy stays, marked with the date and cause of the failure for every page that
+    shows its data (``provenance.STALE``); with none, the source is left out."""
+    from .adapters import IngestError, SourceOptions, ingest
+    from .build import check
+    from .catalogue import CatalogueError
+    from .download import DownloadError, NotModified
+    from .settings import Settings
+
+    folder = config.state / spec.nome
+    good, kept, attempt = folder / "pacote", folder / "arquivos", folder / ".tentativa"
+    shutil.rmtree(attempt, ignore_errors=True)
+    attempt.mkdir(parents=True)
+    state = _state(folder)
+    known = state.get("arquivos", {})
+    outcome = Outcome(spec, "")
+    try:
+        targets = _locate(spec, client)
+        paths, changed, newest_modified = [], False, ""
+        for url, period, name in targets:
+            before = known.get(url, {})
+            copy = kept / name
+            conditional = before and copy.is_file()
+            got = client.download(url, attempt / name, etag=before.get("etag", "") if conditional else "",
+                                  last_modified=before.get("last_modified", "") if conditional else "")
+            if isinstance(got, NotModified):
+                entry, path = dict(before), copy
+            else:
+                entry = {"sha256": got.sha256, "bytes": got.bytes, "etag": got.etag, "last_modified": got.last_modified}
+                path = got.path
+                changed |= got.sha256 != before.get("sha256")
+            entry.update(periodo=period, nome=name)
+            outcome.files.append({"url": url, **entry})
+            newest_modified = max(newest_modified, entry.get("last_modified") or "")
+            paths.append(path)
+        outcome.data = spec.data_referencia or max((p for _, p, _ in targets), default="") or _day(newest_modified)
+        if not changed and {f["url"] for f in outcome.files} == set(known) and (good / "datapackage.json").is_file():
+            outcome.situacao, outcome.package = "inalterada: pacote anterior reaproveitado", good
+            _clear_stale(good)
+            _write_state(folder, outcome, config.as_of, state.get("atualizada_em", config.as_of.isoformat()))
+            return outcome
+        fresh = attempt / "pacote"
+        report = ingest(spec.adaptador, paths, fresh, options=SourceOptions(
+            url=spec.fonte_url or spec.pagina or spec.url, data=outcome.data, licenca=spec.licenca))
+        if not report.mantidas:
+            raise NightlyError(f"a ingestão não manteve nenhuma das {report.lidas} linhas lidas")
+        before_rows = _rows_of(good)
+        if before_rows and report.mantidas < before_rows * (1 - config.perda_maxima):
+            raise NightlyError(f"o arquivo novo tem {report.mantidas} linhas válidas, a cópia anterior {before_rows}: "
+                               f"perde mais de {config.perda_maxima:.0%} (perda_maxima); retido até ser conferido")
+        checked = check(Settings(data=(fresh,), out=attempt / "site", lenient=config.lenient, search_index=False))
+        if not checked.accepted:
+            first = checked.errors[0].mensagem if checked.errors else ""
+            raise NightlyError(f"o pacote ingerido é inválido: {len(checked.errors)} erro(s); o primeiro: {first}")
+    except (DownloadError, CatalogueError, IngestError, NightlyError) as exc:
+        outcome.failed = str(exc)
+    except OSError as exc:
+        outcome.failed = f"não foi possível gravar em {folder}: {exc.strerror or type(exc).__name__}"
+    if outcome.failed:
+        shutil.rmtree(attempt, ignore_errors=True)
+        if (good / "datapackage.json").is_file():
+            since = state.get("atualizada_em", "")
+            _mark_stale(good, config.as_of, outcome.failed, since)
+            outcome.package, outcome.data = good, _source_date(good)
+            outcome.situacao = f"FALHOU ({outcome.failed}); publicada a cópia de {since or 'data desconhecida'}"
+        else:
+            outcome.situacao = f"FALHOU ({outcome.failed}); sem cópia anterior: a fonte ficou de fora (não coberta)"
+        return outcome
+    # every check passed: the new files and package replace the old, then the state says so
+    shutil.rmtree(good, ignore_errors=True)
+    fresh.rename(good)
+    kept.mkdir(parents=True, exist_ok=True)
+    names = {f["nome"] for f in outcome.files}
+    for path in paths:
+        if path.parent == attempt:
+            path.replace(kept / path.name)
+    for old in kept.iterdir():
+        if old.name not in names:
+            old.unlink()
+    shutil.rmtree(attempt, ignore_errors=True)
+    _write_state(folder, outcome, config.as_of, config.as_of.isoformat())
+    outcome.package = good
+    outcome.situacao = f"atualizada: {report.mantidas} de {report.lidas} linhas mantidas"
+    return outcome
+
+
+def _day(http_date: str) -> str:
+    """The day of an HTTP date (``Last-Modified``), AAAA-MM-DD, or ""."""
+    from email.utils import parsedate_to_datetime
+
+    try:
+        return parsedate_to_datetime(http_date).date().isoformat() if http_date else ""
+    except (TypeError, ValueError):
+        return ""
+
+
+def _source_date(package: Path) -> str:
+    try:
+        return json.loads((package / "datapackage.json").read_text(encoding="utf-8"))["sources"][0].get("date", "")
+    except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return ""
+
+
+def _write_state(folder: Path, outcome: Outcome, as_of: date, updated: str) -> None:
+    state = {"arquivos": {f["url"]: {k: v for k, v in f.items() if k != "url"} for f in outcome.files},
+             "atualizada_em": updated, "verificada_em": as_of.isoformat()}
+    (folder / "estado.json").write_text(json.dumps(state, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+def _mark_stale(package: Path, as_of: date, reason: str, since: str) -> None:
+    from .read.provenance import STALE
+
+    path = package / "datapackage.json"
+    descriptor = json.loads(path.read_text(encoding="utf-8"))
+    descriptor["sources"][0][STALE] = {"em": as_of.isoformat(), "motivo": reason[:300], "copia_de": since}
+    path.write_text(json.dumps(descriptor, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+def _clear_stale(package: Path) -> None:
+    from .read.provenance import STALE
+
+    path = package / "datapackage.json"
+    descriptor = json.loads(path.read_text(encoding="utf-8"))
+    if descriptor["sources"][0].pop(STALE, None) is not None:
+        path.write_text(json.dumps(descriptor, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
 # --- the job -----------------------------------------------------------------------------------------
@@ -217,6 +401,7 @@ class Summary:
     rows: dict[str, object] = field(default_factory=dict)
     errors: int = 0
     warnings: int = 0
+    first_errors: list[str] = field(default_factory=list)  # the validation's first messages, when it failed
     findings: int = 0
     pages: int = 0
     broken_links: list = field(default_factory=list)
@@ -224,18 +409,33 @@ class Summary:
     published: bool = False
     failure: str = ""
 
+    @property
+    def stale(self) -> list[str]:
+        """The sources whose update failed tonight (their last good copy, if any, was published)."""
+        return [s["nome"] for s in self.sources if s.get("falhou")]
+
     def markdown(self, as_of: date) -> str:
-        lines = [f"# Build noturno — {as_of.isoformat()}", "",
-                 f"**{'Publicado' if self.published else 'NADA PUBLICADO: ' + self.failure}**", "", "## Fontes", ""]
+        if self.published:
+            head = "Publicado" + (f", com {len(self.stale)} fonte(s) desatualizada(s): {', '.join(self.stale)}"
+                                  if self.stale else "")
+        else:
+            head = "NADA PUBLICADO: " + self.failure
+        lines = [f"# Build noturno — {as_of.isoformat()}", "", f"**{head}**", "", "## Fontes", ""]
         for s in self.sources:
-            lines.append(f"- {s['nome']} ({s['adaptador']}): {s['situacao']}; dados de {s.get('data') or 'data não informada'}; "
-                         f"{s.get('bytes', 0)} bytes; sha256 {s.get('sha256', '')[:12]}")
+            files = "; ".join(f"{f.get('nome')} ({f.get('periodo') or 'sem período no nome'}, {f.get('bytes', 0)} bytes, "
+                              f"sha256 {str(f.get('sha256', ''))[:12]})" for f in s.get("arquivos", []))
+            lines.append(f"- {s['nome']} ({s['adaptador']}): {s['situacao']}; dados de "
+                         f"{s.get('data') or 'data não informada'}" + (f"; arquivos: {files}" if files else ""))
         if not self.sources:
             lines.append("- nenhuma fonte em nightly.toml: o site foi gerado com a amostra fictícia do projeto")
-        lines += ["", "## Linhas por tabela", ""]
-        lines += [f"- {t}: {n}" for t, n in self.rows.items()]
+        if self.rows:
+            lines += ["", "## Linhas por tabela", ""]
+            lines += [f"- {t}: {n}" for t, n in self.rows.items()]
         lines += ["", f"Erros: {self.errors} · avisos: {self.warnings} · achados: {self.findings} · páginas: {self.pages} · "
-                  f"links quebrados: {len(self.broken_links)}", "", "## Tempos", ""]
+                  f"links quebrados: {len(self.broken_links)}"]
+        if self.first_errors:
+            lines += ["", "## Primeiros erros da validação", ""] + [f"- {m}" for m in self.first_errors]
+        lines += ["", "## Tempos", ""]
         lines += [f"- {stage}: {seconds:.1f} s" for stage, seconds in self.timings.items()]
         return "\n".join(lines) + "\n"
 
@@ -253,44 +453,40 @@ def run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
 
 def _run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
     from . import SAMPLE_DIR
-    from .adapters import IngestError, SourceOptions, ingest
     from .build import BuildError, build
+    from .download import USER_AGENT, Client, user_agent
     from .settings import Settings
     from .site.links import broken_links
 
     progress = progress or LineProgress(io.StringIO())  # timings for the summary, nothing printed
     summary = Summary()
     try:
+        client = Client(timeout=config.timeout, retries=config.retries, backoff=config.backoff,
+                        max_bytes=config.max_bytes, max_seconds=config.max_seconds,
+                        user_agent=user_agent(config.contato) if config.contato else USER_AGENT)
         folders = []
-        with progress.stage("download"):
-            fetched = [fetch(spec, config) for spec in config.sources]
-        with progress.stage("ingestão"):
-            for f in fetched:
-                package = config.state / f.spec.nome / "pacote"
-                if f.changed or not (package / "datapackage.json").is_file():
-                    try:
-                        report = ingest(f.spec.adaptador, f.path, package, options=SourceOptions(
-                            url=f.spec.fonte_url or f.spec.url, licenca=f.spec.licenca))
-                    except IngestError as exc:
-                        raise NightlyError(f"fonte {f.spec.nome}: {exc}") from None
-                    situacao = f"{f.note}; ingerida ({report.mantidas} de {report.lidas} linhas mantidas)"
-                else:
-                    situacao = f"{f.note}; pacote anterior reaproveitado, sem nova ingestão"
-                source = json.loads((package / "datapackage.json").read_text(encoding="utf-8"))["sources"][0]
-                summary.sources.append({"nome": f.spec.nome, "adaptador": f.spec.adaptador, "situacao": situacao,
-                                        "data": source.get("date", ""), "bytes": f.bytes, "sha256": f.sha256,
-                                        "last_modified": f.last_modified})
-                folders.append(package)
+        with progress.stage("fontes"):
+            for spec in config.sources:
+                outcome = update(spec, config, client)
+                summary.sources.append(outcome.summary())
+                if outcome.package is not None:
+                    folders.append(outcome.package)
+        if config.sources and not folders:
+            raise NightlyError("nenhuma fonte pôde ser atualizada e nenhuma tem cópia anterior: "
+                               + "; ".join(f"{s['nome']}: {s['falhou']}" for s in summary.sources))
         candidate = config.state / "site"
         published = config.out / "dados" / "datapackage.json"  # the last good release: changes, versions
         settings = Settings(data=tuple(folders) or (SAMPLE_DIR,), out=candidate, as_of=config.as_of,
-                            lenient=config.lenient, base_path=config.base_path,
-                            whoosh_dir=config.state / "busca", previous=str(config.out) if published.is_file() else "")
+                            lenient=config.lenient, base_path=config.base_path, site_url=config.site_url,
+                            whoosh_dir=config.state / "busca",
+                            previous=config.previous or (str(config.out) if published.is_file() else ""),
+                            versions_url=config.versions_url)
         try:
             result = build(settings, progress=progress)
         except BuildError as exc:
             if exc.report is not None:
-                summary.errors = len(exc.report.errors)
+                summary.errors, summary.warnings = len(exc.report.errors), len(exc.report.warnings)
+                summary.first_errors = [p.mensagem for p in exc.report.errors[:10]]
             raise NightlyError(f"o build falhou: {exc}") from None
         summary.pages = result.pages
         summary.errors, summary.warnings = len(result.report.errors), len(result.report.warnings)

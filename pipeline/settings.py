@@ -59,6 +59,11 @@ class Settings:
         metadata={"help": "pacote publicado anterior (a pasta dados/ ou a raiz do site anterior, ou sua URL): "
                           "o build publica o que mudou desde ele e, de uma pasta, mantém as versões anteriores"},
     )
+    versions_url: str = field(
+        default="",
+        metadata={"help": "endereço onde cada versão publicada fica guardada fora do site (as releases do repositório, "
+                          "no job noturno do GitHub): a página /dados/ aponta para ele"},
+    )
     search_index: bool = field(default=True, metadata={"help": "gera o índice Pagefind da busca no navegador"})
     whoosh_dir: Path = field(default=PROJECT_ROOT / ".cache" / "busca", metadata={
         "help": "pasta do índice Whoosh da busca por linha de comando (não publicado)"})
@@ -77,6 +82,8 @@ class Settings:
             raise SettingsError("informe ao menos uma pasta de dados (--data)")
         if not isinstance(self.workers, int) or self.workers < 1:
             raise SettingsError(f"--processos deve ser um número inteiro maior que zero, não {self.workers!r}")
+        if self.versions_url and not re.fullmatch(r"https?://[^\s\"'<>]+", self.versions_url):
+            raise SettingsError(f'--versoes-url "{self.versions_url}" deve ser um endereço http:// ou https://')
         base = check_base_path(self.base_path)
         if self.site_url:
             m = SITE_URL.fullmatch(self.site_url)

@@ -1,181 +1,292 @@
-"""The nightly job against a local HTTP server on 127.0.0.1 serving fixture exports: a normal source, an
-unchanged one (304), and servers that are down, slow, answer 404, send a truncated or an oversized file.
-Every request loop is bounded (few retries, sub-second timeouts) and stops by itself."""
+"""The nightly job end to end against a local stand-in for the regulator's catalogue (tests/standin.py, on
+127.0.0.1 only): dataset pages in CKAN's markup whose files change name every month, robots.txt, a source
+that fails, one that shrinks, one that never worked. Every request loop is bounded (one retry, sub-second
+timeouts) and stops by itself. The exports served are the project's fixtures (tests/fixtures/antt/README.md),
+written from the documented headers."""
 
 from __future__ import annotations
 
-import hashlib
+import functools
+import http.server
 import json
 import os
-import socket
 import subprocess
+import sys
 import threading
-import time
 from datetime import date
-from email.utils import formatdate
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, PROJECT_ROOT
+from conftest import FIXTURES, PROJECT_ROOT, page_text
+from standin import Standin
 
 from pipeline.nightly import NightlyError, load_config, run
 
-EXPORT = (FIXTURES / "antt" / "horarios-formato-novo.csv").read_bytes()
-ETAG = '"' + hashlib.sha256(EXPORT).hexdigest()[:16] + '"'
-MODIFIED = formatdate(1_700_000_000, usegmt=True)
+ANTT = FIXTURES / "antt"
+HORARIOS = (ANTT / "horarios-sigma.csv").read_bytes()
+SECOES = (ANTT / "linhas-secoes-sigma.csv").read_bytes()
+HABILITADAS = (ANTT / "habilitadas-regular.csv").read_bytes()
+SIGMA, LICENCES = "gerenciamento-de-autorizacoes", "empresas-habilitadas"
+NO_DELAY = "User-agent: *\nDisallow: /api/\n"
 
 
-class Handler(BaseHTTPRequestHandler):
-    hits: dict[str, int] = {}
-
-    def log_message(self, format, *args):  # noqa: A002
-        pass
-
-    def do_GET(self):  # noqa: N802 - the stdlib's name
-        Handler.hits[self.path] = Handler.hits.get(self.path, 0) + 1
-        if self.path == "/quadro.csv":
-            if self.headers.get("If-None-Match") == ETAG:
-                self.send_response(304)
-                self.end_headers()
-                return
-            self._send(EXPORT, {"ETag": ETAG, "Last-Modified": MODIFIED})
-        elif self.path == "/lento.csv":
-            time.sleep(1.5)
-            self._send(EXPORT)
-        elif self.path == "/truncado.csv":
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(EXPORT) + 500))
-            self.end_headers()
-            self.wfile.write(EXPORT[:200])
-            self.wfile.flush()
-            self.close_connection = True
-        elif self.path == "/grande.csv":
-            self._send(EXPORT * 200)
-        else:
-            self.send_error(404)
-
-    def _send(self, body: bytes, headers: dict | None = None):
-        self.send_response(200)
-        self.send_header("Content-Type", "text/csv; charset=iso-8859-1")
-        self.send_header("Content-Length", str(len(body)))
-        for k, v in (headers or {}).items():
-            self.send_header(k, v)
-        self.end_headers()
-        self.wfile.write(body)
+def catalogue(**extra) -> Standin:
+    return Standin({
+        SIGMA: [("Horários", "08-2026_horarios_sigma.csv", HORARIOS),
+                ("Horários", "09-2026_horarios_sigma.csv", HORARIOS),
+                ("Empresas, Linhas e Seções", "09-2026_empresas_linhas_secoes_sigma.csv", SECOES),
+                ("Dicionário", "horarios_dicionario_dados.pdf", b"%PDF-1.4 ficticio")],
+        LICENCES: [("Regular", "empresas_habilitadas_regular_09_2026.csv", HABILITADAS)],
+    }, robots=extra.pop("robots", NO_DELAY), **extra)
 
 
-@pytest.fixture(scope="module")
-def server():
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]  # nothing listens there once the socket is closed
-
-
-def config_file(tmp_path: Path, url: str, **limits) -> Path:
-    limits = {"timeout": 0.5, "retries": 1, "backoff": 0.05, "max_bytes": 100_000, **limits}
-    text = f'[[fonte]]\nnome = "antt-horarios"\nadaptador = "antt-horarios"\nurl = "{url}"\n\n[nightly]\n'
-    text += "".join(f"{k} = {v}\n" for k, v in limits.items())
+def config_file(tmp_path: Path, site: Standin, *, sources: list[str] | None = None, **limits) -> Path:
+    limits = {"timeout": 0.5, "retries": 1, "backoff": 0.05, "max_bytes": 1_000_000, **limits}
+    blocks = {
+        "horarios": f'nome = "antt-horarios"\nadaptador = "antt-horarios"\npagina = "{site.page_url(SIGMA)}"\n'
+                    "arquivo = '(?P<mes>[0-9]{2})-(?P<ano>[0-9]{4})_horarios_sigma\\.csv'\n",
+        "secoes": f'nome = "antt-linhas-secoes"\nadaptador = "antt-linhas-secoes"\npagina = "{site.page_url(SIGMA)}"\n'
+                  "arquivo = '(?P<mes>[0-9]{2})-(?P<ano>[0-9]{4})_empresas_linhas_secoes_sigma\\.csv'\n",
+        "habilitadas": f'nome = "antt-habilitadas"\nadaptador = "antt-empresas-habilitadas"\n'
+                       f'pagina = "{site.page_url(LICENCES)}"\n'
+                       "arquivo = 'empresas_habilitadas_regular_(?P<mes>[0-9]{2})_(?P<ano>[0-9]{4})\\.csv'\n",
+    }
+    text = "".join(f"[[fonte]]\n{blocks[name]}\n" for name in (sources or list(blocks)))
+    text += "[nightly]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in limits.items())
     path = tmp_path / "nightly.toml"
     path.write_text(text, encoding="utf-8")
     return path
 
 
-def job(tmp_path: Path, url: str, **limits):
-    return load_config(config_file(tmp_path, url, **limits), out=tmp_path / "site", state=tmp_path / "estado",
-                       as_of=date(2026, 11, 29))
+def job(tmp_path: Path, site: Standin, day: int = 29, **kw):
+    overrides = {k: kw.pop(k) for k in ("site_url", "previous", "versions_url") if k in kw}
+    return load_config(config_file(tmp_path, site, **kw), out=tmp_path / "site", state=tmp_path / "estado",
+                       as_of=date(2026, 11, day), **overrides)
 
 
-def test_a_source_is_fetched_ingested_built_checked_and_published(server, tmp_path):
-    summary = run(job(tmp_path, server + "/quadro.csv"))
-    assert summary.published and summary.broken_links == [] and summary.errors == 0
-    [source] = summary.sources
-    assert source["situacao"].startswith("nova versão; ingerida") and source["bytes"] == len(EXPORT)
-    assert summary.rows["horarios"] > 0 and summary.rows["tarifas"] == "não coberto"
-    site = tmp_path / "site"
-    assert (site / "index.html").is_file() and not (site / "index.html").read_text(encoding="utf-8").count("ficticio")
+def test_the_newest_files_are_found_on_the_dataset_pages_dated_and_published(tmp_path):
+    with catalogue() as site:
+        summary = run(job(tmp_path, site))
+        paths = site.paths()
+        agents = {r.headers.get("User-Agent") for r in site.requests}
+    assert summary.published and summary.stale == [] and summary.broken_links == []
+    by_name = {s["nome"]: s for s in summary.sources}
+    assert [f["nome"] for f in by_name["antt-horarios"]["arquivos"]] == ["09-2026_horarios_sigma.csv"]  # not 08
+    assert {s["data"] for s in summary.sources} == {"2026-09"}  # the period in the file names
+    assert paths[0] == "/robots.txt" and not any(p.startswith("/api/") for p in paths)
+    assert not any("08-2026" in p for p in paths) and not any(p.endswith(".pdf") for p in paths)
+    assert agents == {next(iter(agents))} and "portal-transporte-rodoviario/nightly" in next(iter(agents))
+    for page in ("dados", "sobre"):  # each lists every source with the period of its data
+        assert page_text(tmp_path / "site" / page / "index.html").count("09/2026") >= 3, page
+    assert "falhou" not in page_text(tmp_path / "site" / "index.html")
     text = summary.markdown(date(2026, 11, 29))
-    assert "**Publicado**" in text and "antt-horarios (antt-horarios): nova versão" in text
-    assert "- horarios: " in text and "links quebrados: 0" in text and "- validação: " in text
+    assert "**Publicado**" in text and "09-2026_horarios_sigma.csv (2026-09" in text
 
 
-def test_an_unchanged_source_is_neither_downloaded_nor_ingested_again(server, tmp_path):
-    run(job(tmp_path, server + "/quadro.csv"))
-    report = tmp_path / "estado" / "antt-horarios" / "pacote" / "ingest-report.json"
-    before = report.stat().st_mtime_ns
-    summary = run(job(tmp_path, server + "/quadro.csv"))
-    assert summary.published
-    assert summary.sources[0]["situacao"] == "inalterada (HTTP 304); pacote anterior reaproveitado, sem nova ingestão"
+def test_an_unchanged_file_is_asked_for_conditionally_and_not_ingested_again(tmp_path):
+    with catalogue() as site:
+        run(job(tmp_path, site))
+        report = tmp_path / "estado" / "antt-horarios" / "pacote" / "ingest-report.json"
+        before = report.stat().st_mtime_ns
+        site.requests.clear()
+        summary = run(job(tmp_path, site, day=30))
+        conditional = [r for r in site.requests if "download" in r.path]
+    assert summary.published and all(s["situacao"].startswith("inalterada") for s in summary.sources)
+    assert conditional and all(r.headers.get("If-None-Match") for r in conditional)
     assert report.stat().st_mtime_ns == before
-    # the second night compared its release with the published one: nothing changed, and it says so
     changes = json.loads((tmp_path / "site" / "dados" / "mudancas.json").read_text(encoding="utf-8"))
-    assert changes["tabelas"] and all(t["situacao"] == "sem_mudancas" for t in changes["tabelas"])
+    read = {"horarios", "linhas", "secoes", "transportadoras", "habilitacoes"}  # what the sources give
+    assert {t["tabela"]: t["situacao"] for t in changes["tabelas"] if t["tabela"] in read} == dict.fromkeys(
+        read, "sem_mudancas")
 
 
-@pytest.mark.parametrize("path, reason", [
-    ("DOWN", "servidor fora do ar"),
-    ("/lento.csv", "sem resposta dentro do tempo limite"),
-    ("/ausente.csv", "o servidor respondeu HTTP 404"),
-    ("/truncado.csv", "download truncado"),
-    ("/grande.csv", "acima do limite de 100000"),
+def test_next_month_file_with_a_new_name_replaces_the_old_one(tmp_path):
+    with catalogue() as site:
+        run(job(tmp_path, site))
+        site.datasets[SIGMA].append(("Horários", "10-2026_horarios_sigma.csv", HORARIOS.replace(b"08:00", b"08:15")))
+        site.requests.clear()
+        summary = run(job(tmp_path, site, day=30))
+        new = [r for r in site.requests if r.path.endswith("10-2026_horarios_sigma.csv")]
+    horarios = next(s for s in summary.sources if s["nome"] == "antt-horarios")
+    assert horarios["situacao"].startswith("atualizada") and horarios["data"] == "2026-10"
+    assert len(new) == 1 and not new[0].headers.get("If-None-Match")  # a new file: asked for whole
+    kept = sorted(p.name for p in (tmp_path / "estado" / "antt-horarios" / "arquivos").iterdir())
+    assert kept == ["10-2026_horarios_sigma.csv"]
+    assert "08:15" in (tmp_path / "site" / "dados" / "horarios.csv").read_text(encoding="utf-8")
+
+
+def test_a_source_that_fails_keeps_its_last_good_copy_and_every_page_says_so(tmp_path):
+    with catalogue() as site:
+        run(job(tmp_path, site))
+        site.behave(site.download_path(SIGMA, "09-2026_horarios_sigma.csv"), status=503)
+        summary = run(job(tmp_path, site, day=30))
+    assert summary.published and summary.stale == ["antt-horarios"]
+    horarios = next(s for s in summary.sources if s["nome"] == "antt-horarios")
+    assert "HTTP 503" in horarios["falhou"] and "publicada a cópia de 2026-11-29" in horarios["situacao"]
+    said = "cópia de 29/11/2026: a atualização de 30/11/2026 falhou"
+    line = page_text(tmp_path / "site" / "linhas" / "goto0113002" / "index.html")
+    assert said in line and "HTTP 503" in line  # the page that shows the timetable, and its footer
+    assert said in page_text(tmp_path / "site" / "sobre" / "index.html")
+    published = json.loads((tmp_path / "site" / "dados" / "datapackage.json").read_text(encoding="utf-8"))
+    stale = [s for s in published["sources"] if "x-atualizacao-falhou" in s]
+    assert [s["x-atualizacao-falhou"]["em"] for s in stale] == ["2026-11-30"]
+    assert "**Publicado, com 1 fonte(s) desatualizada(s): antt-horarios**" in summary.markdown(date(2026, 11, 30))
+
+
+def test_after_a_failed_night_the_next_one_starts_from_the_last_good_copy(tmp_path):
+    with catalogue() as site:
+        run(job(tmp_path, site))
+        good = json.loads((tmp_path / "estado" / "antt-horarios" / "estado.json").read_text(encoding="utf-8"))
+        path = site.download_path(SIGMA, "09-2026_horarios_sigma.csv")
+        site.behave(path, body=HORARIOS[:40], times=2)  # a broken file: the ingest refuses it
+        failed = run(job(tmp_path, site, day=30))
+        assert failed.stale == ["antt-horarios"]
+        again = run(job(tmp_path, site, day=30))  # the server is right again, unchanged since the good night
+    horarios = next(s for s in again.sources if s["nome"] == "antt-horarios")
+    assert again.stale == [] and horarios["situacao"].startswith("inalterada")
+    [entry] = good["arquivos"].values()
+    assert horarios["arquivos"][0]["sha256"] == entry["sha256"]  # not the broken file's
+    assert "falhou" not in page_text(tmp_path / "site" / "linhas" / "goto0113002" / "index.html")
+
+
+def test_a_file_that_loses_most_of_its_rows_is_held_back_with_the_figures(tmp_path):
+    with catalogue() as site:
+        run(job(tmp_path, site))
+        lines = SECOES.split(b"\r\n")
+        site.datasets[SIGMA][2] = ("Empresas, Linhas e Seções", "09-2026_empresas_linhas_secoes_sigma.csv",
+                                   b"\r\n".join(lines[:3]) + b"\r\n")
+        summary = run(job(tmp_path, site, day=30))
+    secoes = next(s for s in summary.sources if s["nome"] == "antt-linhas-secoes")
+    assert summary.stale == ["antt-linhas-secoes"]
+    assert "perde mais de 25%" in secoes["falhou"] and "retido" in secoes["falhou"]
+
+
+def test_a_server_that_announces_half_its_file_does_not_publish_half_the_rows(tmp_path):
+    """HTTP ends a body at its Content-Length: the client keeps the half announced, and the shrink check
+    holds it back."""
+    with catalogue() as site:
+        run(job(tmp_path, site))
+        good = (tmp_path / "site" / "dados" / "secoes.csv").read_bytes()
+        site.datasets[SIGMA][2] = ("Empresas, Linhas e Seções", "09-2026_empresas_linhas_secoes_sigma.csv",
+                                   SECOES.replace(b"Executiva", b"Semileito"))  # a new file, all of it sent
+        site.behave(site.download_path(SIGMA, "09-2026_empresas_linhas_secoes_sigma.csv"), content_length="half")
+        summary = run(job(tmp_path, site, day=30))
+    assert summary.stale == ["antt-linhas-secoes"]
+    assert (tmp_path / "site" / "dados" / "secoes.csv").read_bytes() == good  # the last good copy's sections
+
+
+def test_a_file_with_no_row_kept_is_not_published_and_a_source_never_fetched_is_left_out(tmp_path):
+    with catalogue() as site:
+        site.datasets[LICENCES][0] = ("Regular", "empresas_habilitadas_regular_09_2026.csv",
+                                      HABILITADAS.split(b"\n")[0] + b"\n")
+        summary = run(job(tmp_path, site))
+    habilitadas = next(s for s in summary.sources if s["nome"] == "antt-habilitadas")
+    assert summary.published and "não manteve nenhuma" in habilitadas["falhou"]
+    assert "sem cópia anterior" in habilitadas["situacao"]
+    assert summary.rows["habilitacoes"] == "não coberto"  # never "0"
+
+
+def test_robots_txt_is_obeyed_and_its_crawl_delay_waited(tmp_path):
+    with catalogue(robots="User-agent: *\nDisallow: /dataset/empresas-habilitadas\nCrawl-delay: 1\n") as site:
+        summary = run(job(tmp_path, site, sources=["horarios", "habilitadas"]))
+        times = [r.time for r in site.requests if r.path != "/robots.txt"]
+        asked = site.paths()
+    habilitadas = next(s for s in summary.sources if s["nome"] == "antt-habilitadas")
+    assert "robots.txt" in habilitadas["falhou"] and "/dataset/empresas-habilitadas" not in asked
+    assert all(b - a >= 0.95 for a, b in zip(times, times[1:]))  # a second between two requests
+
+
+def test_nothing_is_published_when_no_source_works_and_none_has_a_copy(tmp_path):
+    with catalogue() as site:
+        site.behave(site.page_url(SIGMA), status=404)
+        with pytest.raises(NightlyError, match="nenhuma fonte pôde ser atualizada"):
+            run(job(tmp_path, site, sources=["horarios"]))
+    assert not (tmp_path / "site").exists()
+
+
+def test_the_catalogues_give_full_addresses_that_resolve_under_the_base_path(tmp_path):
+    releases = "https://github.com/exemplo/portal/releases"
+    with catalogue() as site:
+        run(job(tmp_path, site, site_url="https://exemplo.github.io/portal", versions_url=releases))
+    out = tmp_path / "site"
+    assert f'href="{releases}"' in (out / "dados" / "index.html").read_text(encoding="utf-8")  # versions kept there
+    text = (out / "dados" / "catalogo.jsonld").read_text(encoding="utf-8") + (out / "data.json").read_text("utf-8")
+    addresses = {a.rstrip('",') for a in text.replace('"', " ").split() if a.startswith("https://exemplo.github.io/")}
+    assert addresses and all(a.startswith("https://exemplo.github.io/portal/") for a in addresses)
+    for address in addresses:
+        local = out / address.removeprefix("https://exemplo.github.io/portal/").split("#")[0]
+        assert local.exists() or (local / "index.html").exists(), address
+    assert "https://exemplo.github.io/portal/" in (out / "sitemap.xml").read_text(encoding="utf-8")
+
+
+def test_the_changes_are_computed_against_the_previous_release_fetched_over_http(tmp_path):
+    with catalogue() as site:
+        run(job(tmp_path, site))
+        live = tmp_path / "no-ar"
+        (tmp_path / "site").rename(live)  # what is deployed; a fresh runner has no output/
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(live))
+        handler.log_message = lambda *a, **k: None
+        with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            site.datasets[SIGMA].append(("Horários", "10-2026_horarios_sigma.csv", HORARIOS.replace(b"08:00", b"08:15")))
+            try:
+                run(job(tmp_path, site, day=30, previous=f"http://127.0.0.1:{server.server_address[1]}/dados/"))
+            finally:
+                server.shutdown()
+    changes = json.loads((tmp_path / "site" / "dados" / "mudancas.json").read_text(encoding="utf-8"))
+    horarios = next(t for t in changes["tabelas"] if t["tabela"] == "horarios")
+    assert changes["anterior"] == "2026-11-29" and horarios["situacao"] == "alterada"
+
+
+def test_the_command_says_in_its_exit_status_that_a_source_is_stale(tmp_path):
+    with catalogue() as site:
+        config = config_file(tmp_path, site, sources=["horarios", "secoes"])
+        command = [sys.executable, "-m", "pipeline", "nightly", "--config", str(config), "--state",
+                   str(tmp_path / "estado"), "--out", str(tmp_path / "site"), "--resumo", str(tmp_path / "resumo.md")]
+        env = {**os.environ, "GITHUB_STEP_SUMMARY": str(tmp_path / "gh.md")}
+        first = subprocess.run([*command, "--as-of", "2026-11-29"], cwd=PROJECT_ROOT, capture_output=True, text=True,
+                               env=env, timeout=300)
+        site.behave(site.download_path(SIGMA, "09-2026_horarios_sigma.csv"), status=500)
+        stale = subprocess.run([*command, "--as-of", "2026-11-30"], cwd=PROJECT_ROOT, capture_output=True, text=True,
+                               env=env, timeout=300)
+        site.behave(site.page_url(SIGMA), status=404)
+        gone = subprocess.run([*command, "--as-of", "2026-12-01", "--state", str(tmp_path / "vazio")],
+                              cwd=PROJECT_ROOT, capture_output=True, text=True, env=env, timeout=300)
+    assert first.returncode == 0, first.stderr[-2000:]
+    assert stale.returncode == 3 and "1 fonte(s) não atualizada(s) hoje: antt-horarios" in stale.stderr
+    assert gone.returncode == 1 and "nada foi publicado" in gone.stderr
+    summary = (tmp_path / "resumo.md").read_text(encoding="utf-8")
+    assert "NADA PUBLICADO" in summary and "antt-horarios" in summary and "HTTP 404" in summary
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[nightly]\ntempo = 3\n', 'chave desconhecida "tempo" em [nightly]'),
+    ('[[fonte]]\nnome = "x"\nadaptador = "antt-horarios"\nurl = "https://a/b.csv"\nendereco = "y"\n',
+     'chave desconhecida "endereco" em a fonte nº 1 (x)'),
+    ('[[fonte]]\nnome = "../x"\nadaptador = "antt-horarios"\nurl = "https://a/b.csv"\n', "nome = '../x'"),
+    ('[[fonte]]\nnome = "x"\nadaptador = "antt-horarios"\nurl = "https://a/b.csv"\n' * 2, 'duas fontes se chamam "x"'),
+    ('[nightly]\ntimeout = "abc"\n', "timeout = 'abc': deve ser um número"),
+    ('[nightly]\nretries = 1e9\n', "retries = 1000000000.0: deve ser um número inteiro"),
+    ('[[fonte]]\nnome = "x"\nadaptador = "nenhum"\nurl = "https://a/b.csv"\n', "adaptador desconhecido nenhum"),
+    ('[[fonte]]\nnome = "x"\nadaptador = "antt-horarios"\nurl = "ftp://x"\n', "um endereço http:// ou https://"),
+    ('[[fonte]]\nnome = "x"\nadaptador = "antt-horarios"\npagina = "https://a/dataset/b"\n', "informe arquivo"),
+    ('[[fonte]]\nnome = "x"\nadaptador = "antt-horarios"\npagina = "https://a/d"\narquivo = "(?P<mes>1"\n',
+     "expressão regular válida"),
+    ('[[fonte]]\nnome = "x"\nadaptador = "antt-horarios"\nurl = "https://a/b.csv"\nmeses = 3\n', "meses deve ser 1"),
+    ('[nightly]\nbase_path = "/a/../b"\n', '"." ou ".."'),
 ])
-def test_a_failing_source_publishes_nothing_and_keeps_the_last_good_site(server, tmp_path, path, reason):
-    run(job(tmp_path, server + "/quadro.csv"))
-    before = (tmp_path / "site" / "index.html").read_bytes()
-    url = f"http://127.0.0.1:{closed_port()}/quadro.csv" if path == "DOWN" else server + path
-    Handler.hits.pop(path, None)
-    started = time.monotonic()
-    with pytest.raises(NightlyError, match=reason):
-        run(job(tmp_path, url))
-    assert time.monotonic() - started < 10  # bounded: 2 attempts, sub-second timeouts
-    if path in ("/lento.csv", "/truncado.csv"):
-        assert Handler.hits[path] == 2  # a transient failure is retried once, as configured
-    if path == "/ausente.csv":
-        assert Handler.hits[path] == 1  # a 404 is final: no retry
-    assert (tmp_path / "site" / "index.html").read_bytes() == before
-
-
-def test_a_broken_internal_link_stops_the_publication(server, tmp_path, monkeypatch):
-    run(job(tmp_path, server + "/quadro.csv"))
-    before = (tmp_path / "site" / "index.html").read_bytes()
-    monkeypatch.setattr("pipeline.site.links.broken_links", lambda site, base="": [("index.html", "/nada/")])
-    with pytest.raises(NightlyError, match="1 link"):
-        run(job(tmp_path, server + "/quadro.csv"))
-    assert (tmp_path / "site" / "index.html").read_bytes() == before
-
-
-def test_make_nightly_runs_end_to_end_and_writes_its_summary(server, tmp_path):
-    config = config_file(tmp_path, server + "/quadro.csv")
-    proc = subprocess.run(
-        ["make", "-s", "nightly", f"NIGHTLY_CONFIG={config}", f"NIGHTLY_STATE={tmp_path / 'estado'}",
-         f"OUT={tmp_path / 'site'}", "AS_OF=2026-11-29"],
-        cwd=PROJECT_ROOT, capture_output=True, text=True, env={**os.environ, "GITHUB_STEP_SUMMARY": str(tmp_path / "gh.md")},
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert "# Build noturno — 2026-11-29" in proc.stdout and "**Publicado**" in proc.stdout
-    summary = (tmp_path / "estado" / "resumo.md").read_text(encoding="utf-8")
-    assert summary == (tmp_path / "gh.md").read_text(encoding="utf-8")
-    assert (tmp_path / "site" / "linhas").is_dir()
-    failed = subprocess.run(
-        ["make", "-s", "nightly", f"NIGHTLY_CONFIG={config_file(tmp_path, server + '/ausente.csv')}",
-         f"NIGHTLY_STATE={tmp_path / 'estado'}", f"OUT={tmp_path / 'site'}", "AS_OF=2026-11-29"],
-        cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300,
-    )
-    assert failed.returncode != 0 and "nada foi publicado" in failed.stderr
-    assert "NADA PUBLICADO" in (tmp_path / "estado" / "resumo.md").read_text(encoding="utf-8")
-
-
-def test_a_malformed_config_is_a_message(tmp_path):
+def test_a_malformed_config_is_refused_naming_the_key_before_anything_is_downloaded(tmp_path, text, message):
     bad = tmp_path / "n.toml"
-    bad.write_text('[[fonte]]\nnome = "x"\nadaptador = "nenhum"\nurl = "ftp://x"\n', encoding="utf-8")
-    with pytest.raises(NightlyError, match="adaptador desconhecido nenhum"):
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(NightlyError) as refused:
         load_config(bad)
+    assert message in str(refused.value)
+
+
+def test_the_shipped_config_lists_every_antt_dataset_the_adapters_read():
+    config = load_config(PROJECT_ROOT / "nightly.toml")
+    adapters = {s.adaptador for s in config.sources}
+    from pipeline.adapters import ADAPTERS
+    assert adapters == set(ADAPTERS)
+    assert all(s.pagina.startswith("https://dados.antt.gov.br/dataset/") and s.arquivo for s in config.sources)
+    assert load_config(PROJECT_ROOT / "nightly.toml", base_path="/portal/").base_path == "/portal"

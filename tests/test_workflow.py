@@ -32,7 +32,11 @@ def test_builds_with_make_nightly_caches_the_venv_and_deploys_only_after_success
     jobs = load()["jobs"]
     steps = jobs["build"]["steps"]
     runs = [s["run"] for s in steps if "run" in s]
-    assert runs == ['make nightly OUT=output BASE_PATH="${{ steps.pages.outputs.base_path }}"']
+    # the public address and the live site's /dados/ as the previous release; exit 3 (a source kept its last
+    # good copy, which the pages say) still deploys, any other failure does not
+    assert runs[0] == ('make nightly OUT=output SITE_URL="${{ steps.pages.outputs.base_url }}" '
+                       'ANTERIOR="${{ steps.pages.outputs.base_url }}/dados/" '
+                       'VERSOES_URL="${{ github.server_url }}/${{ github.repository }}/releases" || [ $? -eq 3 ]')
     caches = [s["with"]["path"] for s in steps if "actions/cache@" in s.get("uses", "")]
     assert ".venv" in caches and ".cache/nightly" in caches
     upload = next(i for i, s in enumerate(steps) if "upload-pages-artifact" in s.get("uses", ""))
@@ -40,3 +44,11 @@ def test_builds_with_make_nightly_caches_the_venv_and_deploys_only_after_success
     assert jobs["deploy"]["needs"] == "build"
     assert jobs["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
     assert load()["permissions"] == {"contents": "read"}
+    assert jobs["build"]["permissions"] == {"contents": "write"}  # the release of each night's package
+
+
+def test_each_release_is_kept_as_a_github_release_never_replaced():
+    steps = load()["jobs"]["build"]["steps"]
+    keep = next(s["run"] for s in steps if s.get("name") == "Keep the release")
+    assert 'gh release view "$tag"' in keep and "não substituída" in keep  # an existing release stays
+    assert "gh release create" in keep and "SHA256SUMS" in keep and "pacote-completo.zip" in keep
