@@ -290,3 +290,44 @@ def test_the_shipped_config_lists_every_antt_dataset_the_adapters_read():
     assert adapters == set(ADAPTERS)
     assert all(s.pagina.startswith("https://dados.antt.gov.br/dataset/") and s.arquivo for s in config.sources)
     assert load_config(PROJECT_ROOT / "nightly.toml", base_path="/portal/").base_path == "/portal"
+
+
+def test_make_nightly_against_the_stand_in_publishes_the_real_portal_a_fresh_runner_deploys(tmp_path):
+    """The workflow's two nights, through `make nightly`: the second on a fresh runner (no output/), with the
+    live site's /dados/ as the previous release over HTTP, the timetable's server down."""
+    served = tmp_path / "servidor"
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served))
+    handler.log_message = lambda *a, **k: None
+    with catalogue() as site, http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as live:
+        threading.Thread(target=live.serve_forever, daemon=True).start()
+        address = f"http://127.0.0.1:{live.server_address[1]}/portal"
+        config = config_file(tmp_path, site)
+
+        def night(day: str, out: Path, *extra: str):
+            return subprocess.run(["make", "-s", "nightly", f"NIGHTLY_CONFIG={config}", f"NIGHTLY_STATE={tmp_path / 'estado'}",
+                                   f"OUT={out}", f"AS_OF={day}", f"SITE_URL={address}", *extra],
+                                  cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300)
+        try:
+            first = night("2026-11-29", tmp_path / "noite1")
+            assert first.returncode == 0, first.stderr[-2000:]
+            served.mkdir()
+            (tmp_path / "noite1").rename(served / "portal")  # deployed
+            site.behave(site.download_path(SIGMA, "09-2026_horarios_sigma.csv"), status=503)
+            second = night("2026-11-30", tmp_path / "output", f"ANTERIOR={address}/dados/")
+        finally:
+            live.shutdown()
+    assert second.returncode == 0 and "::warning" in second.stdout + second.stderr, second.stderr[-2000:]
+    out = tmp_path / "output"
+    dados = page_text(out / "dados" / "index.html")
+    assert dados.count("09/2026") >= 3 and "a atualização de 30/11/2026 falhou" in dados
+    changes = json.loads((out / "dados" / "mudancas.json").read_text(encoding="utf-8"))
+    assert changes["anterior"] == "2026-11-29"  # compared with the release fetched over HTTP
+    for catalogue_file in (out / "dados" / "catalogo.jsonld", out / "data.json"):
+        text = catalogue_file.read_text(encoding="utf-8").replace('"', " ")
+        host = address.removesuffix("/portal")  # the site's server (the catalogue's pages are on another port)
+        addresses = {a.rstrip(",") for a in text.split() if a.startswith(host)}
+        assert addresses and all(a.startswith(address + "/") for a in addresses)
+        assert " /dados/" not in text  # no address without the site's sub-path
+        for a in addresses:
+            local = out / a.removeprefix(address + "/").split("#")[0]
+            assert local.exists() or (local / "index.html").exists(), a

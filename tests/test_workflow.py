@@ -32,11 +32,11 @@ def test_builds_with_make_nightly_caches_the_venv_and_deploys_only_after_success
     jobs = load()["jobs"]
     steps = jobs["build"]["steps"]
     runs = [s["run"] for s in steps if "run" in s]
-    # the public address and the live site's /dados/ as the previous release; exit 3 (a source kept its last
-    # good copy, which the pages say) still deploys, any other failure does not
+    # the public address and the live site's /dados/ as the previous release (make nightly turns exit 3, a
+    # source kept at its last good copy, into a warning: the site still deploys; any other failure does not)
     assert runs[0] == ('make nightly OUT=output SITE_URL="${{ steps.pages.outputs.base_url }}" '
                        'ANTERIOR="${{ steps.pages.outputs.base_url }}/dados/" '
-                       'VERSOES_URL="${{ github.server_url }}/${{ github.repository }}/releases" || [ $? -eq 3 ]')
+                       'VERSOES_URL="${{ github.server_url }}/${{ github.repository }}/releases"')
     caches = [s["with"]["path"] for s in steps if "actions/cache@" in s.get("uses", "")]
     assert ".venv" in caches and ".cache/nightly" in caches
     upload = next(i for i, s in enumerate(steps) if "upload-pages-artifact" in s.get("uses", ""))
