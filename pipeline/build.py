@@ -99,6 +99,8 @@ rendered again once the downloads are written (pipeline/site, ``DataGenerator``)
             "PORTAL_SEARCH_PAGES": str(search_pages) if search_pages is not None else None,
             "PORTAL_SEARCH_READS": pagefind.reads,  # what Pagefind reads of a page (pipeline/index/pagefind.py)
             "PORTAL_VERSOES_URL": settings.versions_url,  # where each release is kept beside the site
+            # the start of the addresses in each record's JSON (pipeline/site/record.py ``addressed``)
+            "PORTAL_ADDRESS": settings.site_url or settings.base_path,
             "DELETE_OUTPUT_DIRECTORY": False,
         },
     )

@@ -322,6 +322,8 @@ def test_make_nightly_against_the_stand_in_publishes_the_real_portal_a_fresh_run
     assert dados.count("09/2026") >= 3 and "a atualização de 30/11/2026 falhou" in dados
     changes = json.loads((out / "dados" / "mudancas.json").read_text(encoding="utf-8"))
     assert changes["anterior"] == "2026-11-29"  # compared with the release fetched over HTTP
+    facts = json.loads((out / "linhas" / "goto0113002" / "index.json").read_text(encoding="utf-8"))
+    assert facts["url"] == f"{address}/linhas/goto0113002/"  # a record's JSON gives full addresses
     for catalogue_file in (out / "dados" / "catalogo.jsonld", out / "data.json"):
         text = catalogue_file.read_text(encoding="utf-8").replace('"', " ")
         host = address.removesuffix("/portal")  # the site's server (the catalogue's pages are on another port)

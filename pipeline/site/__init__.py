@@ -24,7 +24,7 @@ from . import charts, datafiles, feeds, identifiers, names, timetable, urls, ver
 from .context import SiteData
 from .filters import FILTERS
 from .indexes import index_pages
-from .record import as_json, attribute_lookup
+from .record import addressed, as_json, attribute_lookup
 
 
 def label(schema, table: str, field: str, value) -> str:
@@ -191,8 +191,10 @@ class SectionsGenerator(PortalGenerator):
                         (root / path).write_bytes(_json(value))
                 else:
                     self.page(url, template, count=False, **context)
-                    if template in RECORD_KINDS:  # the page's facts, for machines (rel="alternate")
-                        (root / url / "index.json").write_bytes(_json(as_json(context[template])))
+                    if template in RECORD_KINDS:  # the page's facts, for machines (rel="alternate"), whose
+                        # links are full addresses (or carry the sub-path): read where the site is deployed
+                        facts = addressed(as_json(context[template]), self.settings.get("PORTAL_ADDRESS", ""))
+                        (root / url / "index.json").write_bytes(_json(facts))
 
         parallel.split(pages + files, render, self.settings.get("PORTAL_WORKERS", 1), kind=lambda item: item[1])
         self.counted(len(pages))

@@ -44,6 +44,21 @@ def attribute_lookup(environment):
     return getattr_
 
 
+def addressed(facts, root: str):
+    """``facts`` (:func:`as_json`) with each ``url`` made the address a reader of the file can follow: the
+    site's public address or sub-path (``root``: ``https://exemplo.github.io/portal``, ``/portal`` or ``""``)
+    before the path from the site's root. The data files the pages' own scripts read keep paths from the
+    root: the scripts add the sub-path themselves (theme/static/js/comum.js)."""
+    if not root:
+        return facts
+    if isinstance(facts, dict):
+        return {k: (root + v if k == "url" and isinstance(v, str) and v.startswith("/") else addressed(v, root))
+                for k, v in facts.items()}
+    if isinstance(facts, list):
+        return [addressed(v, root) for v in facts]
+    return facts
+
+
 def as_json(record: dict, depth: int = 1, page: dict | None = None):
     """A record page's facts as JSON-ready data (``/linhas/<prefixo>/index.json`` beside the page): its
     own fields, and its related records (the carrier of an outorga, the timetable of a line, the counts
