@@ -226,13 +226,14 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
     args = (descriptor, listed, settings.site_url, settings.as_of, temporal)
     datapackage.write_json(catalog.dcat(*args, rows=rows), out / CATALOGUE)
     datapackage.write_json(catalog.data_json(*args, rows=rows), site / "data.json")
-    versions = release.keep_version(out, settings.as_of, previous_folder)
+    versions, kept = release.keep_version(out, settings.as_of, previous_folder)
     info = {
         "descriptor": descriptor,
         "arquivos": listed,
         "por_tabela": {r["name"]: [f for f in listed if f["tabela"] == r["name"]] for r in descriptor["resources"]},
         "pacote": [f for f in listed if f["tabela"] is None],
         "versoes": versions,
+        "versao_guardada": kept,  # False: a version of this date was kept before, with other files, and stays
         "mudancas": mudancas,
         # the JSON-LD blocks, escaped for a <script> element by catalog.script_tag
         "schema_org": {None: Markup(catalog.script_tag(catalog.schema_org(*args, rows=rows))),

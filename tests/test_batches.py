@@ -195,3 +195,21 @@ def test_the_change_log_of_a_build_counts_the_tickets_added_and_removed(sample_c
     assert entry["linhas"]["incluidos"][0]["registro"]["tipo_servico"] == "Leito"
     assert entry["linhas"]["removidos"][0]["chave"]["quantidade"] == removed.split(",")[8]
     assert all(t["situacao"] == "sem_mudancas" for t in log["tabelas"] if t["tabela"] != "bilhetes")
+
+
+def test_a_kept_version_is_never_replaced_by_a_second_build_of_its_date(sample_copy, tmp_path):
+    first, same, other = tmp_path / "primeira", tmp_path / "mesma", tmp_path / "outra"
+    _build(sample_copy, first)
+    _build(sample_copy, same, previous=str(first))  # the same files again: kept, no word said
+    day = AS_OF.isoformat()
+    kept = (first / "dados" / "versoes" / day / "SHA256SUMS").read_bytes()
+    assert (same / "dados" / "versoes" / day / "SHA256SUMS").read_bytes() == kept
+    assert "não foi guardada" not in page_text(same / "dados" / "index.html")
+    edited = tmp_path / "editada"
+    shutil.copytree(sample_copy, edited)
+    lines = (edited / "bilhetes.csv").read_text(encoding="utf-8").splitlines()
+    (edited / "bilhetes.csv").write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
+    _build(edited, other, previous=str(same))
+    assert (other / "dados" / "versoes" / day / "SHA256SUMS").read_bytes() == kept  # as it was published
+    assert (other / "dados" / "SHA256SUMS").read_bytes() != kept  # the new files are published all the same
+    assert "Esta versão não foi guardada em /dados/versoes/" + day in page_text(other / "dados" / "index.html")

@@ -12,7 +12,7 @@ import math
 import re
 import shutil
 import sqlite3
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from pathlib import Path
 
 import pandas as pd
@@ -289,7 +289,8 @@ def test_a_second_release_lists_exactly_the_rows_that_changed(site, tmp_path):
     df = pd.concat([df[df["numero_auto"] != removed], added])
     df.to_csv(data / "infracoes.csv", index=False)
     out = tmp_path / "site"
-    build(Settings(data=(data,), out=out, as_of=AS_OF, previous=str(site), search_index=False))
+    later = AS_OF + timedelta(days=1)  # the next release (a kept version is never replaced: see test_batches.py)
+    build(Settings(data=(data,), out=out, as_of=later, previous=str(site), search_index=False))
     result = json.loads((out / "dados" / "mudancas.json").read_text(encoding="utf-8"))
     tables = {t["tabela"]: t for t in result["tabelas"]}
     infracoes = tables["infracoes"]
@@ -304,8 +305,9 @@ def test_a_second_release_lists_exactly_the_rows_that_changed(site, tmp_path):
     feed = (out / "feeds" / "mudancas.atom.xml").read_text(encoding="utf-8")
     assert "infracoes: 1 incluído(s), 1 removido(s), 1 alterado(s)" in feed
     versions = sorted(p.name for p in (out / "dados" / "versoes").iterdir())
-    assert versions == [AS_OF.isoformat()]  # the same date: the new release replaces the old one there
-    assert (out / "dados" / "versoes" / AS_OF.isoformat() / "infracoes.csv").read_bytes() == (out / "dados" / "infracoes.csv").read_bytes()
+    assert versions == [AS_OF.isoformat(), later.isoformat()]
+    assert (out / "dados" / "versoes" / later.isoformat() / "infracoes.csv").read_bytes() == (out / "dados" / "infracoes.csv").read_bytes()
+    assert (out / "dados" / "versoes" / AS_OF.isoformat() / "infracoes.csv").read_bytes() == (site / "dados" / "infracoes.csv").read_bytes()
 
 
 def test_earlier_releases_are_kept_under_their_date(site, tmp_path):

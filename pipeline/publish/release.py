@@ -94,12 +94,14 @@ def _kept_members(folder: Path) -> list[Path]:
                       if e.is_file(follow_symlinks=False) and _MEMBER_NAME.match(e.name))
 
 
-def keep_version(out: Path, as_of: date, previous: Path | None = None) -> list[str]:
+def keep_version(out: Path, as_of: date, previous: Path | None = None) -> tuple[list[str], bool]:
     """Keep this release's package (``datapackage.json``, the CSVs, the zip, ``SHA256SUMS``) under
     ``versoes/<as_of>/`` as hard links (no second copy on disk), and bring the earlier releases from the
     previous site's ``dados/versoes/`` when ``previous`` is such a folder: only folders named by a date
     (not links) and, in them, only regular files with plain names. Returns every kept release's date,
-    newest first. A release of the same date as this one is replaced by this one."""
+    newest first, and whether this release was kept. A kept version is never replaced: when the previous
+    site kept one of this date with other files (``SHA256SUMS`` differs), that one stays, this release is
+    published in ``dados/`` but not kept, and the download page says so (a second build of one date)."""
     versions = out / VERSIONS
     versions.mkdir(exist_ok=True)
     kept = previous / VERSIONS if previous is not None else None
@@ -108,18 +110,31 @@ def keep_version(out: Path, as_of: date, previous: Path | None = None) -> list[s
             olds = sorted((e.name, Path(e.path)) for e in entries
                           if e.is_dir(follow_symlinks=False) and version_name(e.name))
         for name, old in olds:
-            if name != as_of.isoformat() and not (versions / name).exists():
+            if name == as_of.isoformat() and _same_release(old, out):
+                continue  # the same files: kept again below, from this build's
+            if not (versions / name).exists():
                 (versions / name).mkdir()
                 for member in _kept_members(old):
                     _link_or_copy(member, versions / name / member.name)
     here = versions / as_of.isoformat()
-    shutil.rmtree(here, ignore_errors=True)
+    listed = sorted((p.name for p in versions.iterdir() if p.is_dir() and version_name(p.name)), reverse=True)
+    if here.exists():  # brought from the previous site, with other files: it stays as it was published
+        return listed, False
     here.mkdir()
     members = ["datapackage.json", PACKAGE_ZIP, CHECKSUMS, "mudancas.json"] + sorted(p.name for p in out.glob("*.csv"))
     for name in members:
         if (out / name).is_file():
             _link_or_copy(out / name, here / name)
-    return sorted((p.name for p in versions.iterdir() if p.is_dir() and version_name(p.name)), reverse=True)
+    return sorted((p.name for p in versions.iterdir() if p.is_dir() and version_name(p.name)), reverse=True), True
+
+
+def _same_release(kept: Path, out: Path) -> bool:
+    """A kept version holds the files of the release in ``out``: the same ``SHA256SUMS`` (a file of the
+    version itself, so a version that lost its own is never taken for this one)."""
+    try:
+        return (kept / CHECKSUMS).read_bytes() == (out / CHECKSUMS).read_bytes()
+    except OSError:
+        return False
 
 
 def _link_or_copy(src, dst) -> None:
