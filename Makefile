@@ -29,7 +29,7 @@ NIGHTLY_CONFIG ?= nightly.toml
 NIGHTLY_STATE  ?= .cache/nightly
 BASE_PATH      ?=
 nightly: $(STAMP)
-	$(BIN)/python -m pipeline nightly --config $(NIGHTLY_CONFIG) --state $(NIGHTLY_STATE) --out $(OUT) $(if $(AS_OF),--as-of $(AS_OF)) $(if $(BASE_PATH),--base-path $(BASE_PATH)) $(if $(SITE_URL),--site-url $(SITE_URL)) $(if $(ANTERIOR),--anterior $(ANTERIOR)) $(if $(VERSOES_URL),--versoes-url $(VERSOES_URL)); \
+	$(BIN)/python -m pipeline nightly --config $(NIGHTLY_CONFIG) --state $(NIGHTLY_STATE) --out $(OUT) $(if $(AS_OF),--as-of $(AS_OF)) $(if $(BASE_PATH),--base-path $(BASE_PATH)) $(if $(SITE_URL),--site-url $(SITE_URL)) $(if $(ANTERIOR),--anterior $(ANTERIOR)) $(if $(VERSOES_URL),--versoes-url $(VERSOES_URL)) $(if $(CONTATO),--contato $(CONTATO)); \
 	status=$$?; if [ $$status -eq 3 ]; then \
 	  echo "::warning title=Build noturno::publicado com a última cópia boa de fonte(s) que falharam hoje (ver o resumo)"; \
 	  exit 0; fi; exit $$status

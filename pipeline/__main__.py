@@ -218,7 +218,8 @@ def cmd_nightly(args) -> int:
 
     overrides = {"out": Path(args.out) if args.out else None, "state": Path(args.state) if args.state else None,
                  "as_of": parse_as_of(args.as_of) if args.as_of is not None else None, "base_path": args.base_path,
-                 "site_url": args.site_url, "previous": args.anterior, "versions_url": args.versoes_url}
+                 "site_url": args.site_url, "previous": args.anterior, "versions_url": args.versoes_url,
+                 "contato": args.contato}
     try:
         config = load_config(Path(args.config), **overrides)
     except NightlyError as exc:
@@ -315,6 +316,8 @@ def parser() -> argparse.ArgumentParser:
     n.add_argument("--site-url", default=None, help=help_text("site_url"))
     n.add_argument("--anterior", default=None, help=help_text("previous") + " (padrão: o site em --out, se houver)")
     n.add_argument("--versoes-url", default=None, help=help_text("versions_url"))
+    n.add_argument("--contato", default=None,
+                   help="como o regulador pode falar com quem roda o job (um endereço), dito no User-Agent")
     n.add_argument("--resumo", help="arquivo do resumo (padrão: <state>/resumo.md)")
     n.set_defaults(func=cmd_nightly)
 

@@ -185,6 +185,10 @@ def load_config(path: Path, **overrides) -> NightlyConfig:
         "as_of": date.today(),
         **limits,
     }
+    for key, value in overrides.items():  # the command line's, checked as the file's are
+        why = _JOB_KEYS[key](value) if key in _JOB_KEYS and value is not None else None
+        if why:
+            raise NightlyError(f"--{key.replace('_', '-')} {value!r}: deve ser {why}")
     values.update({k: v for k, v in overrides.items() if v is not None})
     for key in ("timeout", "backoff", "max_seconds", "perda_maxima"):
         values[key] = float(values.get(key, getattr(NightlyConfig, key)))

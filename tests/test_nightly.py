@@ -59,7 +59,7 @@ def config_file(tmp_path: Path, site: Standin, *, sources: list[str] | None = No
 
 
 def job(tmp_path: Path, site: Standin, day: int = 29, **kw):
-    overrides = {k: kw.pop(k) for k in ("site_url", "previous", "versions_url") if k in kw}
+    overrides = {k: kw.pop(k) for k in ("site_url", "previous", "versions_url", "contato") if k in kw}
     return load_config(config_file(tmp_path, site, **kw), out=tmp_path / "site", state=tmp_path / "estado",
                        as_of=date(2026, 11, day), **overrides)
 
@@ -281,6 +281,15 @@ def test_a_malformed_config_is_refused_naming_the_key_before_anything_is_downloa
     with pytest.raises(NightlyError) as refused:
         load_config(bad)
     assert message in str(refused.value)
+
+
+def test_the_contact_given_on_the_command_line_is_checked_and_named_in_the_user_agent(tmp_path):
+    with pytest.raises(NightlyError, match="--contato"):
+        load_config(PROJECT_ROOT / "nightly.toml", contato="x)\nHost: outro")
+    with catalogue() as site:
+        run(job(tmp_path, site, sources=["habilitadas"], contato="https://github.com/exemplo/portal"))
+        agents = {r.headers.get("User-Agent") for r in site.requests}
+    assert len(agents) == 1 and "https://github.com/exemplo/portal" in agents.pop()
 
 
 def test_the_shipped_config_lists_every_antt_dataset_the_adapters_read():

@@ -36,7 +36,8 @@ def test_builds_with_make_nightly_caches_the_venv_and_deploys_only_after_success
     # source kept at its last good copy, into a warning: the site still deploys; any other failure does not)
     assert runs[0] == ('make nightly OUT=output SITE_URL="${{ steps.pages.outputs.base_url }}" '
                        'ANTERIOR="${{ steps.pages.outputs.base_url }}/dados/" '
-                       'VERSOES_URL="${{ github.server_url }}/${{ github.repository }}/releases"')
+                       'VERSOES_URL="${{ github.server_url }}/${{ github.repository }}/releases" '
+                       'CONTATO="${{ github.server_url }}/${{ github.repository }}"')
     caches = [s["with"]["path"] for s in steps if "actions/cache@" in s.get("uses", "")]
     assert ".venv" in caches and ".cache/nightly" in caches
     upload = next(i for i, s in enumerate(steps) if "upload-pages-artifact" in s.get("uses", ""))
