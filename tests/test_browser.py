@@ -552,7 +552,7 @@ def test_lines_filter_narrows_and_survives_a_reload(browser, real_url, real_pack
 def test_calculators_compute_the_decrees_worked_examples(tab):
     from decimal import Decimal
 
-    from pipeline.legal.passageiros import excess_baggage
+    from pipeline.legal.passageiros import WORKED_EXAMPLES, excess_baggage
 
     page = tab.page
     page.goto("/direitos/")
@@ -569,14 +569,15 @@ def test_calculators_compute_the_decrees_worked_examples(tab):
     fare = "Preço da passagem convencional (R$)"
     out = submit("#calc-bagagem", "Calcular", {fare: "100,00", "Peso no bagageiro (kg)": "38",
                                                 "Peso no porta-embrulhos (kg)": "5"})
-    expect(out).to_have_text("Excesso de 8 kg: a empresa pode cobrar no máximo R$ 4,00 (R$ 0,50 por quilo).")
+    expect(out).to_have_text(WORKED_EXAMPLES["calc-bagagem"][1]["resposta"])  # the 1993 rules, the arithmetic shown
     expect(submit("#calc-bagagem", "Calcular", {fare: "abc"})).to_contain_text("Informe o preço da passagem convencional")
     out = submit("#calc-desistencia", "Verificar", {"Partida": "2026-12-24T22:00", "Quando você avisa": "2026-12-24T16:00"})
     expect(out).to_contain_text("No prazo")
     out = submit("#calc-desistencia", "Verificar", {"Quando você avisa": "2026-12-24T16:01"})
     expect(out).to_contain_text("Fora do prazo: o aviso devia ser feito até 24/12/2026, 16:00")
     out = submit("#calc-crianca", "Verificar", {"Idade (anos completos)": "5"})
-    expect(out).to_have_text("Viaja sem pagar, no colo, sem ocupar poltrona.")
+    expect(out).to_have_text("Pelas regras de 1993 (art. 32, inciso XVII), a criança viajaria sem pagar, desde que não "
+                             "ocupasse poltrona.")
     out = submit("#calc-crianca", "Verificar", {"Idade (anos completos)": "-2"})
     expect(out).to_contain_text("Informe a idade em anos completos")
     assert "NaN" not in page.locator("main").inner_text() and tab.console_errors == []

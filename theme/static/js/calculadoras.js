@@ -1,66 +1,183 @@
-// The calculators of /direitos/: the decree's numbers come from the forms' data attributes (rendered from
-// pipeline/legal/passageiros.py), never from this file. Impossible input gets a message, never NaN.
+// The calculators of /direitos/, by the rules of Decreto nº 952/1993 (revoked by Decreto nº 2.521/1998): every
+// answer says "pelas regras de 1993" and cites its article. The decree's numbers come from the forms' data
+// attributes (rendered from pipeline/legal/passageiros.py through the global `lei`), never from this file.
+// This script is the browser's side of passageiros.py: it reads what is typed as parse_reais, parse_kg and
+// parse_age do, refuses with the same MESSAGES, and computes as excess_baggage_account does, exactly (BigInt
+// centavos and grams), rounding the total to the centavo with half a centavo going up. The answers are
+// passageiros.WORKED_EXAMPLES word for word: tests/test_calculadoras.py types them into this page.
+// A result always matches the fields: editing or emptying a field clears it until the form is submitted.
 (function () {
   "use strict";
 
-  function number(text) {
-    var t = String(text || "").trim().replace(/\s/g, "");
-    if (/^\d{1,3}(\.\d{3})*(,\d+)?$/.test(t)) { t = t.replace(/\./g, "").replace(",", "."); }
-    else { t = t.replace(",", "."); }
-    if (!/^-?\d+(\.\d+)?$/.test(t)) { return NaN; }
-    return Number(t);
+  if (typeof BigInt !== "function") { return; }  // the page states every rule in words without the calculators
+
+  var MESSAGES = {  // passageiros.MESSAGES
+    reais: "Informe o preço da passagem convencional em reais, por exemplo 120,50 ou R$ 1.234,56: “{typed}” não é um valor em reais.",
+    reais_ponto: "Informe os centavos depois de uma vírgula: “{typed}” se escreve {fixed} (o ponto separa os milhares, como em 1.234,56).",
+    reais_centavos: "Informe o preço até os centavos, com no máximo dois dígitos depois da vírgula: “{typed}” tem mais.",
+    reais_positivo: "O preço da passagem convencional deve ser maior que zero.",
+    kg: "Informe o peso {where} em quilos, zero ou mais, por exemplo 32,5: “{typed}” não é um peso.",
+    kg_ponto: "Informe a fração do quilo depois de uma vírgula: “{typed}” se escreve {fixed}.",
+    kg_gramas: "Informe o peso {where} até os gramas, com no máximo três dígitos depois da vírgula: “{typed}” tem mais.",
+    kg_negativo: "O peso {where} não pode ser negativo.",
+    idade: "Informe a idade em anos completos (por exemplo 4).",
+    datas: "Informe a data e a hora da partida e do aviso.",
+    aviso_depois: "O aviso é depois da partida: o art. 64 tratava de quem avisava antes dela."
+  };
+  var NUMBER = /^([0-9]{1,3}(?:\.[0-9]{3})+|[0-9]+)(?:,([0-9]+))?$/;
+  var DOT_DECIMAL = /^[0-9]+\.[0-9]{1,2}$/;
+  var ZERO = BigInt(0), THOUSAND = BigInt(1000), HALF_CENT = BigInt(500000), CENT = BigInt(1000000);
+
+  function Refused(key, values) {
+    this.message = MESSAGES[key].replace(/\{(\w+)\}/g, function (all, name) { return values[name]; });
   }
 
-  function reais(v) {
-    return "R$ " + v.toLocaleString("pt-BR", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  // "1.234,56" with places 2 -> 123456n (the number in units of 10^-places); refusals as passageiros._number
+  function scaled(body, places, values, keys) {
+    var negative = body.charAt(0) === "-", digits = negative ? body.slice(1) : body;
+    if (DOT_DECIMAL.test(digits)) { values.fixed = body.replace(".", ","); throw new Refused(keys.dot, values); }
+    var m = NUMBER.exec(digits);
+    if (!m) { throw new Refused(keys.other, values); }
+    var fraction = m[2] || "";
+    if (fraction.length > places) { throw new Refused(keys.precision, values); }
+    while (fraction.length < places) { fraction += "0"; }
+    var value = BigInt(m[1].replace(/\./g, "") + fraction);
+    return negative ? -value : value;
   }
 
-  function kg(v) { return v.toLocaleString("pt-BR", { maximumFractionDigits: 3 }) + " kg"; }
+  function reais(typed) {  // -> centavos
+    var text = String(typed).trim();
+    var body = text.slice(0, 2).toUpperCase() === "R$" ? text.slice(2).trim() : text;
+    var values = { typed: text };
+    var cents = scaled(body, 2, values, { dot: "reais_ponto", other: "reais", precision: "reais_centavos" });
+    if (cents <= ZERO) { throw new Refused("reais_positivo", values); }
+    return cents;
+  }
+
+  function grams(typed, where) {  // -> grams
+    var text = String(typed).trim();
+    var body = text.slice(-2).toLowerCase() === "kg" ? text.slice(0, -2).trim() : text;
+    var values = { typed: text, where: where };
+    var g = scaled(body, 3, values, { dot: "kg_ponto", other: "kg", precision: "kg_gramas" });
+    if (g < ZERO) { throw new Refused("kg_negativo", values); }
+    return g;
+  }
+
+  // 60250n with scale 5 -> "0,6025": pt-BR, thousands grouped, trailing zeros dropped down to minPlaces
+  function decimal(units, scale, minPlaces) {
+    var s = units.toString();
+    while (s.length <= scale) { s = "0" + s; }
+    var whole = s.slice(0, s.length - scale), fraction = s.slice(s.length - scale).replace(/0+$/, "");
+    while (fraction.length < minPlaces) { fraction += "0"; }
+    whole = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ".");
+    return fraction ? whole + "," + fraction : whole;
+  }
+
+  function money(units, scale) { return "R$ " + decimal(units, scale, 2); }
+  function kg(g) { return decimal(g, 3, 0) + " kg"; }
+  function positive(v) { return v > ZERO ? v : ZERO; }
 
   function setup(id, compute) {
     var form = document.getElementById(id);
     if (!form) { return; }
     var out = form.querySelector("output");
+    function show(sentences, refused) {
+      out.textContent = "";
+      sentences.forEach(function (text, i) {
+        var line = document.createElement("span");
+        line.className = "linha";
+        line.textContent = text;
+        if (i > 0) { out.appendChild(document.createTextNode(" ")); }  // sentences apart when read as one text
+        out.appendChild(line);
+      });
+      out.classList.toggle("recusa", !!refused);
+    }
+    function clear() { show([], false); }
+    form.addEventListener("input", clear);   // typing, emptying a field, picking a date
+    form.addEventListener("change", clear);  // the check box
+    form.addEventListener("reset", clear);
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
-      var message;
-      try { message = compute(form); } catch (err) { message = err.message; }
-      out.textContent = message;
+      var empty = Array.prototype.some.call(form.elements, function (el) {
+        return el.required && String(el.value).trim() === "";
+      });
+      if (empty) { clear(); return; }
+      try { show(compute(form), false); } catch (err) {
+        if (!(err instanceof Refused)) { throw err; }
+        show([err.message], true);
+      }
     });
   }
 
   setup("calc-bagagem", function (form) {
-    var hold = Number(form.dataset.franquiaBagageiro), cabin = Number(form.dataset.franquiaPortaEmbrulhos);
-    var rate = Number(form.dataset.excessoMilesimos) / 1000;
-    var fare = number(form.elements.preco.value);
-    var inHold = number(form.elements.bagageiro.value), inCabin = number(form.elements.porta_embrulhos.value);
-    if (!(fare > 0)) { throw new Error("Informe o preço da passagem convencional, maior que zero (por exemplo 120,50)."); }
-    if (!(inHold >= 0) || !(inCabin >= 0)) { throw new Error("Informe os pesos em quilos, zero ou mais (por exemplo 32,5)."); }
-    var over = Math.max(0, inHold - hold) + Math.max(0, inCabin - cabin);
-    if (over === 0) { return "Dentro da franquia: nada a pagar pela bagagem."; }
-    var perKg = Math.round(fare * rate * 100) / 100;
-    var maximum = Math.round(fare * rate * over * 100 + 1e-9) / 100;
-    return "Excesso de " + kg(over) + ": a empresa pode cobrar no máximo " + reais(maximum) +
-      " (" + reais(perKg) + " por quilo).";
+    var d = form.dataset;
+    var holdFree = BigInt(d.franquiaBagageiro) * THOUSAND, cabinFree = BigInt(d.franquiaPortaEmbrulhos) * THOUSAND;
+    var perMille = BigInt(d.excessoMilesimos);
+    var fare = reais(form.elements.preco.value);
+    var hold = grams(form.elements.bagageiro.value, "no bagageiro");
+    var cabin = grams(form.elements.porta_embrulhos.value, "no porta-embrulhos");
+    var overHold = positive(hold - holdFree), overCabin = positive(cabin - cabinFree), over = overHold + overCabin;
+    if (over === ZERO) {
+      return ["Pelas regras de 1993 (art. 65, incisos I e II), não haveria nada a pagar pela bagagem: " + kg(hold) +
+        " no bagageiro e " + kg(cabin) + " no porta-embrulhos caberiam na franquia (até " + kg(holdFree) + " e " +
+        kg(cabinFree) + ")."];
+    }
+    var perKg = fare * perMille;         // in units of R$ 0,00001: fare (centavos) x rate (per mille)
+    var product = perKg * over;          // in units of R$ 0,00000001: x kilograms (grams)
+    var cents = (product + HALF_CENT) / CENT;  // to the centavo, half up (BigInt division truncates)
+    var parts = [];
+    if (overHold > ZERO) { parts.push(kg(overHold) + " no bagageiro (" + kg(hold) + " − " + kg(holdFree) + " de franquia)"); }
+    if (overCabin > ZERO) {
+      parts.push(kg(overCabin) + " no porta-embrulhos (" + kg(cabin) + " − " + kg(cabinFree) + " de franquia)");
+    }
+    var account = "Conta: " + kg(over) + " × " + money(perKg, 5) + " por quilo (" + decimal(perMille, 1, 0) + "% de " +
+      money(fare, 2) + ") = " + money(product, 8);
+    account += product % CENT === ZERO ? ", sem arredondamento."
+      : "; arredondado ao centavo (meio centavo ou mais, para cima): " + money(cents, 2) + ".";
+    return [
+      "Pelas regras de 1993 (art. 65, parágrafo único), a empresa poderia cobrar no máximo " + money(cents, 2) +
+        " pelo excesso de bagagem.",
+      "Excesso: " + parts.join(" + ") + (parts.length > 1 ? " = " + kg(over) : "") + ".",
+      account
+    ];
   });
+
+  // "2026-12-24T22:00" -> milliseconds of that wall-clock time, as if in UTC: no daylight saving in between,
+  // like the naive datetimes of passageiros.refund_deadline
+  var LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;
+  function wallClock(value) {
+    var m = LOCAL.exec(value);
+    return m ? Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] || 0)) : NaN;
+  }
+  function two(n) { return (n < 10 ? "0" : "") + n; }
+  function dateTime(ms) {
+    var d = new Date(ms);
+    return two(d.getUTCDate()) + "/" + two(d.getUTCMonth() + 1) + "/" + d.getUTCFullYear() + ", " +
+      two(d.getUTCHours()) + ":" + two(d.getUTCMinutes());
+  }
 
   setup("calc-desistencia", function (form) {
     var hours = Number(form.dataset.horas);
-    var dep = new Date(form.elements.partida.value), asked = new Date(form.elements.pedido.value);
-    if (isNaN(dep.getTime()) || isNaN(asked.getTime())) { throw new Error("Informe a data e a hora da partida e do aviso."); }
-    if (asked > dep) { throw new Error("O aviso é depois da partida: o art. 64 vale para quem avisa antes."); }
-    var limit = new Date(dep.getTime() - hours * 3600 * 1000);
-    var when = limit.toLocaleString("pt-BR", { dateStyle: "short", timeStyle: "short" });
-    return asked <= limit
-      ? "No prazo: você pode desistir com devolução do valor pago ou remarcar (avisando até " + when + ")."
-      : "Fora do prazo: o aviso devia ser feito até " + when + ", " + hours + " horas antes da partida.";
+    var departure = wallClock(form.elements.partida.value), asked = wallClock(form.elements.pedido.value);
+    if (isNaN(departure) || isNaN(asked)) { throw new Refused("datas", {}); }
+    if (asked > departure) { throw new Refused("aviso_depois", {}); }
+    var limit = departure - hours * 3600 * 1000, when = dateTime(limit);
+    return [asked <= limit
+      ? "No prazo, pelas regras de 1993 (art. 64): o aviso podia ser dado até " + when + ", " + hours +
+        " horas antes da partida, com direito à devolução do valor pago ou à remarcação da viagem."
+      : "Fora do prazo: o aviso devia ser feito até " + when + ", " + hours + " horas antes da partida, pelas " +
+        "regras de 1993 (art. 64); depois disso, o decreto não garantia devolução nem remarcação."];
   });
 
+  var AGE = /^([0-9]{1,3})(?:\s*anos?)?$/i;
   setup("calc-crianca", function (form) {
-    var age = number(form.elements.idade.value), limit = Number(form.dataset.idade);
-    if (!(age >= 0) || age > 130 || Math.floor(age) !== age) { throw new Error("Informe a idade em anos completos (por exemplo 4)."); }
-    if (age <= limit && !form.elements.poltrona.checked) { return "Viaja sem pagar, no colo, sem ocupar poltrona."; }
-    if (age <= limit) { return "Paga passagem: ocupa uma poltrona."; }
-    return "Paga passagem: tem mais de " + limit + " anos.";
+    var m = AGE.exec(String(form.elements.idade.value).trim()), limit = Number(form.dataset.idade);
+    if (!m || Number(m[1]) > 130) { throw new Refused("idade", {}); }
+    var age = Number(m[1]), cite = "Pelas regras de 1993 (art. 32, inciso XVII), ";
+    if (age > limit) { return [cite + "pagaria passagem: a gratuidade valia até " + limit + " anos."]; }
+    if (form.elements.poltrona.checked) {
+      return [cite + "pagaria passagem: a gratuidade valia só para a criança que não ocupasse poltrona."];
+    }
+    return [cite + "a criança viajaria sem pagar, desde que não ocupasse poltrona."];
   });
 }());
