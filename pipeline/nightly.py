@@ -276,7 +276,7 @@ def update(spec: SourceSpec, config: NightlyConfig, client) -> Outcome:
     from .build import check
     from .catalogue import CatalogueError
     from .download import DownloadError, NotModified
-    from .settings import Settings
+    from .settings import Settings, SettingsError
 
     folder = config.state / spec.nome
     good, kept, attempt = folder / "pacote", folder / "arquivos", folder / ".tentativa"
@@ -287,7 +287,7 @@ def update(spec: SourceSpec, config: NightlyConfig, client) -> Outcome:
     outcome = Outcome(spec, "")
     try:
         targets = _locate(spec, client)
-        paths, changed, newest_modified = [], False, ""
+        paths, changed, days = [], False, []
         for url, period, name in targets:
             before = known.get(url, {})
             copy = kept / name
@@ -302,9 +302,9 @@ def update(spec: SourceSpec, config: NightlyConfig, client) -> Outcome:
                 changed |= got.sha256 != before.get("sha256")
             entry.update(periodo=period, nome=name)
             outcome.files.append({"url": url, **entry})
-            newest_modified = max(newest_modified, entry.get("last_modified") or "")
+            days.append(_day(entry.get("last_modified") or ""))
             paths.append(path)
-        outcome.data = spec.data_referencia or max((p for _, p, _ in targets), default="") or _day(newest_modified)
+        outcome.data = spec.data_referencia or max((p for _, p, _ in targets), default="") or max(days, default="")
         if not changed and {f["url"] for f in outcome.files} == set(known) and (good / "datapackage.json").is_file():
             outcome.situacao, outcome.package = "inalterada: pacote anterior reaproveitado", good
             _clear_stale(good)
@@ -323,7 +323,7 @@ def update(spec: SourceSpec, config: NightlyConfig, client) -> Outcome:
         if not checked.accepted:
             first = checked.errors[0].mensagem if checked.errors else ""
             raise NightlyError(f"o pacote ingerido é inválido: {len(checked.errors)} erro(s); o primeiro: {first}")
-    except (DownloadError, CatalogueError, IngestError, NightlyError) as exc:
+    except (DownloadError, CatalogueError, IngestError, NightlyError, SettingsError) as exc:
         outcome.failed = str(exc)
     except OSError as exc:
         outcome.failed = f"não foi possível gravar em {folder}: {exc.strerror or type(exc).__name__}"
@@ -337,9 +337,14 @@ def update(spec: SourceSpec, config: NightlyConfig, client) -> Outcome:
         else:
             outcome.situacao = f"FALHOU ({outcome.failed}); sem cópia anterior: a fonte ficou de fora (não coberta)"
         return outcome
-    # every check passed: the new files and package replace the old, then the state says so
-    shutil.rmtree(good, ignore_errors=True)
+    # every check passed: the new files and package replace the old (the old set aside first, so that a
+    # failure here leaves a good copy in place), then the state says so
+    old_good = folder / ".pacote-anterior"
+    shutil.rmtree(old_good, ignore_errors=True)
+    if good.exists():
+        good.rename(old_good)
     fresh.rename(good)
+    shutil.rmtree(old_good, ignore_errors=True)
     kept.mkdir(parents=True, exist_ok=True)
     names = {f["nome"] for f in outcome.files}
     for path in paths:

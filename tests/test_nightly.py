@@ -342,3 +342,16 @@ def test_make_nightly_against_the_stand_in_publishes_the_real_portal_a_fresh_run
         for a in addresses:
             local = out / a.removeprefix(address + "/").split("#")[0]
             assert local.exists() or (local / "index.html").exists(), a
+
+
+def test_a_file_with_no_period_in_its_name_is_dated_by_last_modified(tmp_path):
+    """``empresas_habilitadas_regular.csv`` is also published without a date: a fixed url, dated by the
+    server's Last-Modified (the stand-in's: 29/08/2026)."""
+    with Standin({LICENCES: [("Regular", "empresas_habilitadas_regular.csv", HABILITADAS)]}, robots=NO_DELAY) as site:
+        config = tmp_path / "n.toml"
+        config.write_text(f'[[fonte]]\nnome = "antt-habilitadas"\nadaptador = "antt-empresas-habilitadas"\n'
+                          f'url = "{site.download_url(LICENCES, "empresas_habilitadas_regular.csv")}"\n'
+                          '[nightly]\ntimeout = 0.5\nretries = 1\nbackoff = 0.05\n', encoding="utf-8")
+        summary = run(load_config(config, out=tmp_path / "site", state=tmp_path / "estado", as_of=date(2026, 11, 29)))
+    assert summary.published and summary.sources[0]["data"] == "2026-08-29"
+    assert "29/08/2026" in page_text(tmp_path / "site" / "dados" / "index.html")
