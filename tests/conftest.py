@@ -21,6 +21,8 @@ from pipeline.build import build
 from pipeline.schema import load_schema
 from pipeline.settings import Settings
 
+pytest_plugins = ["browser_support"]  # the browser and the served site, one session for every module
+
 FIXTURES = Path(__file__).parent / "fixtures"
 MINIMAL = FIXTURES / "pacote-minimo"
 AS_OF = date(2026, 6, 30)

@@ -11,113 +11,30 @@ Playwright gives every launch a fresh temporary profile (its own --user-data-dir
 
 from __future__ import annotations
 
-import functools
-import os
 import re
-import threading
-from dataclasses import dataclass, field
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from importlib.resources import files
-from pathlib import Path
 
 import pytest
-
-try:
-    from playwright.sync_api import Error as PlaywrightError
-    from playwright.sync_api import Page, expect, sync_playwright
-except ImportError:  # pragma: no cover - the lock installs it; only an old venv lacks it
-    sync_playwright = None
+from browser_support import (  # noqa: F401 - the browser's fixtures are registered in conftest.py
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    IN_CI,
+    TIMEOUT_MS,
+    Page,
+    PlaywrightError,
+    Tab,
+    _open,
+    _QuietHandler,
+    _serve,
+    _unavailable,
+    expect,
+    sync_playwright,
+)
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-IN_CI = bool(os.environ.get("CI"))
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-TIMEOUT_MS = 10_000  # every wait is for a condition; this only bounds a failing one
 SKIP_LINK = "Pular para o conteúdo"
 HOSTILE = "<script>alert('x')</script>"
-
-
-def _unavailable(reason: str) -> None:
-    if IN_CI:
-        pytest.fail(f"{reason}; CI is set, so the browser tests must run (.ci/run installs chromium)", pytrace=False)
-    pytest.skip(reason)
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
-        pass
-
-
-@pytest.fixture(scope="session")
-def browser():
-    if not CHROMIUM.exists():
-        _unavailable(f"{CHROMIUM} is absent (apt-get install chromium)")
-    if sync_playwright is None:
-        _unavailable("the playwright package is not installed (pip install -r requirements.lock)")
-    expect.set_options(timeout=TIMEOUT_MS)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def _serve(folder):
-    """Serve ``folder`` on 127.0.0.1 for as long as the fixture that yields from this lives."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="session")
-def base_url(site) -> str:
-    """``site`` (conftest) is the session's build of tests/fixtures/pacote-minimo as of 2026-06-30."""
-    yield from _serve(site)
-
-
-@dataclass
-class Tab:
-    page: Page
-    console_errors: list[str] = field(default_factory=list)
-    dialogs: list[str] = field(default_factory=list)
-
-
-def _open(browser, base_url: str, **context_options) -> Tab:
-    context = browser.new_context(base_url=base_url, **context_options)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    tab = Tab(page)
-
-    def on_console(msg):
-        # Chromium asks for /favicon.ico on its own and the site has none; the page never refers to it.
-        if msg.type == "error" and not msg.location.get("url", "").endswith("/favicon.ico"):
-            tab.console_errors.append(f"{msg.text} ({msg.location.get('url')})")
-
-    def on_dialog(dialog):
-        tab.dialogs.append(f"{dialog.type}: {dialog.message}")
-        dialog.dismiss()
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda exc: tab.console_errors.append(f"uncaught: {exc}"))
-    page.on("dialog", on_dialog)
-    return tab
-
-
-@pytest.fixture
-def tab(browser, base_url):
-    tab = _open(browser, base_url)
-    yield tab
-    tab.page.context.close()
 
 
 def _result_link(page: Page, href: str):

@@ -191,10 +191,13 @@ def test_poster_pages_ask_for_one_sheet_of_their_paper(site, formato, path):
 
 # --- the browser side (Chromium) ------------------------------------------------------------------------
 
-import test_browser  # noqa: E402 - its fixtures find Chromium, or skip (fail in CI) as its own tests do
-from test_browser import _open, _pdf_pages, base_url, browser  # noqa: E402, F401 - fixtures, reused as they are
+# the fixtures browser and base_url come from tests/browser_support.py (conftest.py registers it): one
+# Playwright session for every module; they find Chromium, or skip (fail in CI) as the other browser tests do
+import browser_support  # noqa: E402
+from browser_support import _open  # noqa: E402
+from test_browser import _pdf_pages  # noqa: E402 - a plain function, no fixture
 
-expect = getattr(test_browser, "expect", None)  # absent with playwright: then `browser` skips first
+expect = getattr(browser_support, "expect", None)  # absent without playwright: then `browser` skips first
 
 LABELS = {"preco": "Preço da passagem convencional (R$)", "bagageiro": "Peso no bagageiro (kg)",
           "porta_embrulhos": "Peso no porta-embrulhos (kg)", "partida": "Partida", "pedido": "Quando você avisa",
@@ -203,7 +206,7 @@ BUTTONS = {"calc-bagagem": "Calcular", "calc-desistencia": "Verificar", "calc-cr
 
 
 @pytest.fixture
-def rights(browser, base_url):  # noqa: F811 - the fixtures imported above
+def rights(browser, base_url):
     tab = _open(browser, base_url)
     tab.page.goto("/direitos/")
     yield tab
@@ -286,7 +289,7 @@ SHEETS = {"A4": ("/direitos/cartaz/", (595, 842), 8.2), "A3": ("/direitos/cartaz
 @pytest.mark.parametrize("formato", list(SHEETS))
 @pytest.mark.browser
 @pytest.mark.slow
-def test_the_poster_prints_on_one_sheet(browser, base_url, formato):  # noqa: F811 - the fixtures imported above
+def test_the_poster_prints_on_one_sheet(browser, base_url, formato):
     path, (width, height), body_pt = SHEETS[formato]
     tab = _open(browser, base_url)
     page = tab.page
