@@ -146,21 +146,19 @@ def load_config(path: Path, **overrides) -> NightlyConfig:
         refuse("fonte deve ser uma lista de tabelas [[fonte]]")
     if not isinstance(limits, dict):
         refuse("nightly deve ser uma tabela [nightly]")
-    for key, value in limits.items():
-        if key not in _JOB_KEYS:
-            refuse(f'chave desconhecida "{key}" em [nightly] (conhecidas: {", ".join(_JOB_KEYS)})')
-        why = _JOB_KEYS[key](value)
-        if why:
-            refuse(f'[nightly] {key} = {value!r}: deve ser {why}')
+    def check_keys(table: dict, known: dict, label: str) -> None:
+        for key, value in table.items():
+            if key not in known:
+                refuse(f'chave desconhecida "{key}" em {label} (conhecidas: {", ".join(known)})')
+            why = known[key](value)
+            if why:
+                refuse(f"{label}: {key} = {value!r}: deve ser {why}")
+
+    check_keys(limits, _JOB_KEYS, "[nightly]")
     specs, names = [], set()
     for n, entry in enumerate(entries, 1):
         label = f'a fonte nº {n}{" (" + entry["nome"] + ")" if isinstance(entry.get("nome"), str) else ""}'
-        for key, value in entry.items():
-            if key not in _SOURCE_KEYS:
-                refuse(f'chave desconhecida "{key}" em {label} (conhecidas: {", ".join(_SOURCE_KEYS)})')
-            why = _SOURCE_KEYS[key](value)
-            if why:
-                refuse(f"{label}: {key} = {value!r}: deve ser {why}")
+        check_keys(entry, _SOURCE_KEYS, label)
         missing = [k for k in ("nome", "adaptador") if not entry.get(k)]
         if missing:
             refuse(f"{label} não tem {', '.join(missing)}")

@@ -15,6 +15,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from .tabular import Appended
+
 _TYPES = {
     "integer": pa.int64(),
     "number": pa.float64(),
@@ -77,7 +79,7 @@ def write_parquet(df: pd.DataFrame, resource: dict, path: Path) -> None:
         out.add(df)
 
 
-class ParquetFile:
+class ParquetFile(Appended):
     """A table's Parquet file, written a frame at a time (one row group per :data:`ROW_GROUP` rows of each):
     the whole table at once, or each batch of a table read in batches (pipeline/batches.py). A table with
     no row still has one, empty, row group."""
@@ -98,12 +100,6 @@ class ParquetFile:
                 self.writer.write_table(arrow_table(pd.DataFrame(), self.resource, self.schema))
         finally:
             self.writer.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close(complete=exc[0] is None)
 
 
 def read_frames(path: Path, rows: int = ROW_GROUP):

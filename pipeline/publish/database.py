@@ -24,7 +24,7 @@ import pandas as pd
 import sqlite_utils
 
 from ..schema import Table
-from .tabular import Coded, cell_of, kinds
+from .tabular import Appended, Coded, cell_of, kinds
 
 _TYPES = {"integer": int, "number": float, "boolean": int, "money": float}
 
@@ -106,7 +106,7 @@ def insert(conn: sqlite3.Connection, name: str, fields: list[tuple[str, str]], t
         conn.executemany(f'INSERT INTO "{name}" VALUES ({marks})', table.rows(forms, start, stop))
 
 
-class SideTable:
+class SideTable(Appended):
     """A table written in batches (pipeline/batches.py) into a database of its own, beside the release, that
     :func:`write_sqlite` copies into the portal's (``batched``) and that is then removed."""
 

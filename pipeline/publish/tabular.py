@@ -208,7 +208,22 @@ def write_json(df: pd.DataFrame, resource: dict, path: Path, coded: Coded | None
         out.add(df, coded)
 
 
-class CsvFile:
+class Appended:
+    """A file written a frame at a time (``add``) and then closed (``close(complete)``: False when the writing
+    failed, and the file is left as it is, to be thrown away); as a context manager, closed complete
+    unless an exception ends the block."""
+
+    def close(self, complete: bool = True) -> None:
+        raise NotImplementedError
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close(complete=exc[0] is None)
+
+
+class CsvFile(Appended):
     """A table's CSV, written a frame at a time (:meth:`add`): the whole table at once, or each batch of a
     table read in batches (pipeline/batches.py); the same bytes either way."""
 
@@ -227,14 +242,8 @@ class CsvFile:
     def close(self, complete: bool = True) -> None:
         self.fh.close()
 
-    def __enter__(self):
-        return self
 
-    def __exit__(self, *exc) -> None:
-        self.close(complete=exc[0] is None)
-
-
-class JsonFile:
+class JsonFile(Appended):
     """A table's JSON array (:func:`write_json`), written a frame at a time like :class:`CsvFile`."""
 
     def __init__(self, resource: dict, path: Path):
@@ -260,12 +269,6 @@ class JsonFile:
                 self.fh.write("\n]\n")
         finally:
             self.fh.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close(complete=exc[0] is None)
 
 
 def rejected_frame(report: Report, schema: Schema) -> pd.DataFrame:
