@@ -1,4 +1,4 @@
-"""The search page's static lookups: names ranked as ``busca.js`` ranks them (pipeline/site/names.py),
+"""The search page's static lookups: names ranked by the rule of pipeline/matching.py (pipeline/site/names.py),
 notice numbers sharded by their last digits (pipeline/site/notices.py), Pagefind's filters, and the
 browser index kept byte-reproducible (pipeline/index/pagefind.py)."""
 
@@ -39,7 +39,16 @@ def test_a_number_in_a_name_finds_the_carrier_once():
 def test_each_word_typed_must_begin_a_word_of_the_name():
     assert urls("bras") == ["/cidades/df/brasilia/", "/cidades/mg/brasilia-de-minas/", "/cidades/ac/assis-brasil/",
                             "/transportadoras/3/"]
-    assert urls("rasilia") == [] and urls("  ") == []
+    assert urls("xyz") == [] and urls("  ") == []
+
+
+def test_a_name_mistyped_within_two_errors_is_offered_only_when_nothing_matches_better():
+    # one error each, fewer words left over first ("brasil" is three errors away)
+    assert urls("rasilia") == ["/cidades/df/brasilia/", "/cidades/mg/brasilia-de-minas/", "/transportadoras/3/"]
+    assert urls("brazilia")[0] == "/cidades/df/brasilia/"
+    # begins a word of each, so no typing error is looked for; the names that begin with it first
+    assert urls("brasil") == ["/cidades/df/brasilia/", "/cidades/mg/brasilia-de-minas/", "/cidades/ac/assis-brasil/",
+                              "/transportadoras/3/"]
 
 
 def test_notice_files_hold_about_a_hundred_numbers():

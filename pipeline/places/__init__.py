@@ -57,6 +57,7 @@ class Alias:
     grafia: str
     codigo_ibge: str  # empty: reviewed, and left unresolved on purpose
     motivo: str
+    parte: str = ""  # a part of the municipality (DF region, district), as a passenger is told it
 
 
 @cache
@@ -77,7 +78,7 @@ def aliases(path: Path = ALIASES) -> dict[tuple[str, str], Alias]:
     out = {}
     with open(path, encoding="utf-8", newline="") as fh:
         for row in csv.DictReader(fh):
-            alias = Alias(row["uf"], row["grafia"], row["codigo_ibge"], row["motivo"])
+            alias = Alias(row["uf"], row["grafia"], row["codigo_ibge"], row["motivo"], row.get("parte") or "")
             if alias.codigo_ibge and alias.codigo_ibge not in municipalities():
                 raise ValueError(f"{path}: {alias.grafia}/{alias.uf}: código IBGE {alias.codigo_ibge} inexistente")
             out[(fold(alias.grafia), alias.uf)] = alias

@@ -1,5 +1,6 @@
 """The JSON files the pages' scripts read, as jobs the page stage splits over its workers with the pages:
-the "De ... Para ..." form's places and answers (pipeline/site/cities.py), the lines' filters
+the "De ... Para ..." form's places and answers (pipeline/site/cities.py), the constants of the rule that
+matches names as typed (pipeline/matching.py), the lines' filters
 (pipeline/site/indexes.py), the verification codes of art. 12 (pipeline/site/verification.py) and the
 identifiers as typed (pipeline/site/identifiers.py). Each job returns ``{path under the site: value}``."""
 
@@ -9,6 +10,7 @@ from collections.abc import Callable
 from functools import partial
 
 from ..identifiers import slugify
+from ..matching import rules
 from . import identifiers, names, notices, urls, verification
 from .cities import answers_json, index_json
 from .indexes import lines_json
@@ -37,7 +39,7 @@ NOTICE_PARTS = 8
 def jobs(data, label: Callable[[str, str, object], str]) -> list[Callable[[], dict[str, object]]]:
     """The jobs; ``label(table, field, value)`` gives an enum value's pt-BR label."""
     category = partial(label, "tarifas", "categoria")
-    out = [lambda: {"cidades/index.json": index_json(data.cities)},
+    out = [lambda: {"cidades/index.json": index_json(data.cities), "busca/regras.json": rules()},
            partial(verification_shards, data), partial(identifier_shards, data), partial(names.shards, data)]
     out += [partial(notices.shards, data, partial(label, "infracoes"), data.notice_digits, part, NOTICE_PARTS)
             for part in range(NOTICE_PARTS)]

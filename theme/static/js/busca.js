@@ -23,21 +23,45 @@
     return d[2] + "/" + d[1] + "/" + d[0] + (iso.length > 10 ? " " + iso.slice(11, 16) : "");
   }
 
-  // the rule of pipeline/site/names.py rank(): every word typed begins a word of the name; the name
-  // itself first, then names that begin with what was typed, then the rest; places before carriers
-  function rankNames(typed, candidates) {
-    var query = fold(typed), words = query.split(" ").filter(Boolean);
+  var nomes = window.portal.nomes;
+
+  // the names whose words match what was typed (pipeline/site/names.py rank(): the rule of nomes.js)
+  function rankNames(typed, candidates, rules) {
+    var words = fold(typed).split(" ").filter(Boolean);
     if (!words.length) { return []; }
-    var hits = [];
-    candidates.forEach(function (c) {
-      var nameWords = c[0].split(" ");
-      var every = words.every(function (w) { return nameWords.some(function (n) { return n.indexOf(w) === 0; }); });
-      if (every) { hits.push([c[0] === query ? 0 : c[0].indexOf(query) === 0 ? 1 : 2, c[3] === "Cidade" ? 0 : 1, c]); }
-    });
-    hits.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1] || (a[2][0] < b[2][0] ? -1 : a[2][0] > b[2][0] ? 1 : 0); });
+    var found = nomes.rank(words, candidates.map(function (c) { return { busca: [c[0]], linhas: c[4] || 0, entry: c }; }), rules);
     var seen = {}, out = [];
-    hits.forEach(function (h) { if (!seen[h[2][2]]) { seen[h[2][2]] = true; out.push(h[2]); } });
-    return out.slice(0, 5);
+    found.items.forEach(function (h) { if (!seen[h.entry[2]]) { seen[h.entry[2]] = true; out.push(h.entry); } });
+    return { items: out.slice(0, 5), typo: found.level === 2 };
+  }
+
+  function placeLabel(p) { return p.nome + " (" + p.uf + ")"; }
+
+  // a journey ("sao paulo rio de janeiro", "de BH a Rio"): its answer first; a place: its page first
+  function places(q, data) {
+    var out = [], list = data.places, rules = data.rules;
+    var journey = nomes.findJourney(list, q, rules);
+    if (journey) {
+      var de = journey[0].items[0], para = journey[1].items[0];
+      var linked = de.destinos.indexOf(list.indexOf(para)) >= 0;
+      out.push({ kind: "Ligação", title: "De " + placeLabel(de) + " para " + placeLabel(para),
+                 url: linked ? de.url + "para/" + para.chave.replace("/", "-") + "/" : de.url,
+                 text: linked ? "Linhas, partidas e o que as fontes dizem desta ligação" :
+                   "Nenhuma linha das fontes liga " + placeLabel(de) + " a " + placeLabel(para) +
+                   (de.uf === para.uf ? ": viagens dentro de um mesmo estado são serviço intermunicipal, regulado pelo estado, e não estão nas fontes deste site" : "") +
+                   ". Veja os destinos a partir de " + de.nome + ".",
+                 typo: journey[0].level === 2 || journey[1].level === 2 });
+      return out;
+    }
+    var found = nomes.findPlace(list, q, rules);
+    if (found.items.length && (found.level === 0 || found.unique)) {
+      found.items.slice(0, found.unique ? 1 : 3).forEach(function (p, k) {
+        var part = k === 0 ? nomes.part(found, rules) : "";
+        out.push({ kind: "Cidade", title: placeLabel(p), url: p.url, typo: found.level === 2,
+                   text: part ? part + ": as linhas estão na página de " + p.nome + "." : "Linhas e destinos a partir desta cidade" });
+      });
+    }
+    return out;
   }
 
   function excerpt(html) {
@@ -58,6 +82,7 @@
     if (!form) { return; }
     var base = window.portal.base(form);
     var digits = Number(form.getAttribute("data-autos-digitos")) || 1;
+    var noticesCovered = form.getAttribute("data-autos-cobertos") === "sim";
     // the files that exist (no request for one that does not)
     var nameFiles = (form.getAttribute("data-nomes") || "").split(" "), idFiles = (form.getAttribute("data-ids") || "").split(" ");
     var input = form.querySelector("input[name=q]");
@@ -113,8 +138,11 @@
       // notice numbers are digits: their files are named by the last digits, every one written
       var notice = k.length >= 4 && /^[0-9]+$/.test(k.slice(-digits)) ? getJSON(base + "/busca/autos/" + k.slice(-digits) + ".json") : Promise.resolve(null);
       var ident = window.portalIds && idFiles.indexOf(k.slice(0, 2)) >= 0 ? window.portalIds(q, base) : Promise.resolve(null);
-      return Promise.all([names, ident, notice]).then(function (r) {
-        return { names: rankNames(q, r[0] || []), ident: r[1], notice: r[2] ? r[2][k] || null : null };
+      var lists = nomes.load(base).catch(function () { return null; });
+      return Promise.all([names, ident, notice, lists]).then(function (r) {
+        var rules = r[3] ? r[3].rules : null, ranked = rules ? rankNames(q, r[0] || [], rules) : { items: [], typo: false };
+        return { names: ranked.items, typoNames: ranked.typo, ident: r[1], notice: r[2] ? r[2][k] || null : null,
+                 places: r[3] ? places(q, r[3]) : [], looksLikeNotice: k.length >= 4 && /^[0-9]+$/.test(k) };
       });
     }
 
@@ -146,21 +174,30 @@
       var found = pagefind ? pagefind.search(q || null, { filters: filters }) : Promise.resolve(null);
       Promise.all([q ? lookups(q) : Promise.resolve(null), found]).then(function (r) {
         if (mine !== run) { return; }
-        var exact = [];
+        var exact = [], guessed = null;
         if (r[0] && !filtered) {
           if (r[0].ident) { exact.push([r[0].ident[2] || "Registro", r[0].ident[1], base + r[0].ident[0]]); }
+          r[0].places.forEach(function (p) {
+            exact.push([p.kind, p.title, base + p.url, p.text]);
+            if (p.typo && !guessed) { guessed = p.title; }
+          });
           r[0].names.forEach(function (n) { exact.push([n[3], n[1], base + n[2]]); });
+          if (r[0].typoNames && !guessed && r[0].names.length) { guessed = r[0].names[0][1]; }
         }
         if (r[0] && r[0].notice) { showNotice(r[0].notice); }
         exact.forEach(function (e) {
           if (exactUrls[e[2]]) { return; }
           exactUrls[e[2]] = true;
-          item(e[0], e[1], e[2], "Registro com este nome ou identificador");
+          item(e[0], e[1], e[2], e[3] || "Registro com este nome ou identificador");
         });
         pending = r[1] ? r[1].results.slice() : [];
         var total = pending.length;
         var parts = [];
+        if (guessed) { parts.push("Você quis dizer " + guessed + "?"); }
         if (r[0] && r[0].notice) { parts.push("1 auto de infração com este número"); }
+        if (r[0] && !r[0].notice && r[0].looksLikeNotice && !noticesCovered) {
+          parts.push("nenhuma fonte deste site traz autos de infração: um número de auto não é encontrado aqui");
+        }
         if (Object.keys(exactUrls).length) { parts.push(numero(Object.keys(exactUrls).length) + " registro(s) com este nome ou identificador"); }
         parts.push(pagefind ? numero(total) + (total === 1 ? " página encontrada" : " páginas encontradas") + " na busca por texto"
                             : "a busca por texto não está disponível nesta cópia do site: use os índices abaixo");
