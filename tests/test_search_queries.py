@@ -93,3 +93,20 @@ def test_the_search_answers_a_journey_a_typo_and_a_notice_number_truthfully(brow
         assert tab.console_errors == []
     finally:
         page.context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_excerpts_keep_the_spaces_between_words_and_terms(browser, real_search_url):
+    tab = _open(browser, real_search_url)
+    page = tab.page
+    try:
+        page.goto("/busca/?q=" + quote("campina grande"))
+        excerpts = page.locator("#resultados .trecho")
+        expect(excerpts.first).to_be_visible()
+        text = " ".join(excerpts.all_text_contents())
+        assert "CAMPINA GRANDE" in text
+        for glued in ("CAMPINAGRANDE", "SAOPAULO", ")Âmbito", ")Descrição"):
+            assert glued not in text, glued
+    finally:
+        page.context.close()

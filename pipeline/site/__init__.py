@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import orjson
@@ -55,6 +57,18 @@ def alternates(page_url: str) -> list[tuple[str, str, str]]:
     out = [("text/csv", f"/dados/{table}.csv", f"{table} (CSV)"), ("application/json", f"/dados/{table}.json", f"{table} (JSON)")]
     out += [("application/atom+xml", "/" + f["path"], f["titulo"]) for f in feeds.FEEDS if f["pagina"] == f"/{section}/"]
     return out
+
+
+_BLOCK_CLOSE = r"</(?:dd|dt|li|td|th|p|h[1-6]|tr|div|section|caption|dl|ul|ol|table|figure)>"
+_BLOCK_OPEN = r"<(?:dd|dt|li|td|th|p|h[1-6]|tr|div|section|caption|dl|ul|ol|table|figure)\b"
+_GLUED = re.compile(f"({_BLOCK_CLOSE})({_BLOCK_OPEN})")
+
+
+def spaced(html: str) -> str:
+    """A newline between a block element's end and the next one's start where the templates' whitespace
+    control left none (``</dd><dt>``): the browser shows them apart, but Pagefind reads the text as written,
+    and its excerpts glued ``SAO PAULO(SP)`` to the next term (``(SP)Âmbito``)."""
+    return _GLUED.sub("\\1\n\\2", html)
 
 
 def template_globals(data: SiteData) -> dict:
@@ -134,7 +148,7 @@ class PortalGenerator(Generator):
                        alternate_json=template in RECORD_KINDS, **kwargs)
         target = Path(self.output_path) / url / "index.html"
         target.parent.mkdir(parents=True, exist_ok=True)
-        html = self.get_template(template).render(context)
+        html = spaced(self.get_template(template).render(context))
         target.write_text(html, encoding="utf-8")
         search_pages = self.settings.get("PORTAL_SEARCH_PAGES")
         # what Pagefind reads of it: the index stage's reads(), handed over by the build (pipeline/build.py)

@@ -67,13 +67,18 @@
     return out;
   }
 
+  // the text of an escaped fragment, its spaces kept (a document parser drops the leading ones, which glued
+  // "CAMPINA<mark>GRANDE</mark>"): a textarea's content is parsed as text, entities decoded, no tag made
+  var decoder = document.createElement("textarea");
+  function unescaped(fragment) { decoder.innerHTML = fragment; return decoder.value; }
+
   function excerpt(html) {
     // Pagefind's excerpt: the page's own text, escaped, with <mark> around the words found
     var p = el("p", null, { "class": "trecho" });
     html.split(/(<mark>|<\/mark>)/).reduce(function (marked, part) {
       if (part === "<mark>") { return true; }
       if (part === "</mark>") { return false; }
-      var text = new DOMParser().parseFromString(part, "text/html").documentElement.textContent;
+      var text = unescaped(part);
       p.appendChild(marked ? el("mark", text) : document.createTextNode(text));
       return marked;
     }, false);
