@@ -20,7 +20,8 @@ from ..schema import Schema
 from ..validate import Report
 from . import notices, urls, verification
 from .cities import arrange_cities, collation_key, tickets_by_pair
-from .coverage import Coverage
+from .coverage import NOUNS, Coverage, join
+from .filters import numero
 from .indexes import lines_by_uf
 from .record import Record
 
@@ -44,6 +45,57 @@ def _records(df: pd.DataFrame) -> list[Record]:
     names = list(df.columns)
     columns = [df[name].tolist() for name in names]
     return [Record(zip(names, values)) for values in zip(*columns)]
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What a page may say of how many results a set of rules gave (the findings, the inconsistencies
+    between publications): a number only over the rules that ran, and the rules that could not run
+    (an input table no source covers) named beside it; never "0" where no rule ran (issue 25).
+
+    ``lead`` (the number, or "não verificados") and ``rest`` read together: ``text``."""
+
+    found: int
+    rules: int  # how many rules there are
+    unchecked: tuple[str, ...]  # the titles of those that could not run
+    noun: tuple[str, str]  # ("achado", "achados")
+    unverified: str  # the noun with "não verificados", capitalised: "Achados não verificados"
+
+    @property
+    def checked(self) -> int:
+        return self.rules - len(self.unchecked)
+
+    @property
+    def verified(self) -> bool:
+        """At least one rule ran: there is a number to give."""
+        return self.checked > 0
+
+    @property
+    def lead(self) -> str:
+        return numero(self.found) if self.verified else self.unverified
+
+    @property
+    def missing(self) -> str:
+        """"2 regras não verificadas: A; B" ("" when every rule ran)."""
+        n = len(self.unchecked)
+        if not n:
+            return ""
+        return f"{numero(n)} {'regra não verificada' if n == 1 else 'regras não verificadas'}: {'; '.join(self.unchecked)}"
+
+    @property
+    def rest(self) -> str:
+        if not self.verified:
+            return (f": {'a única regra' if self.rules == 1 else f'nenhuma das {numero(self.rules)} regras'} "
+                    "pôde ser verificada com as fontes deste site")
+        noun = self.noun[0] if self.found == 1 else self.noun[1]
+        if not self.unchecked:
+            return f" {noun} ({numero(self.checked)} de {numero(self.rules)} regras verificadas)"
+        where = "na única regra verificada" if self.checked == 1 else f"nas {numero(self.checked)} regras verificadas"
+        return f" {noun} {where}; {self.missing}"
+
+    @property
+    def text(self) -> str:
+        return self.lead + self.rest
 
 
 @dataclass
@@ -142,6 +194,44 @@ class SiteData:
 
         return len(RULES) - len(self.unchecked)
 
+    @cached_property
+    def findings_tally(self) -> Tally:
+        """How many findings the pages may claim, and over which rules (the home page, /achados/, /dados/)."""
+        from ..derive.findings import RULES
+
+        return Tally(len(self.findings), len(RULES), tuple(r.titulo for r in RULES if r.slug in self.unchecked),
+                     ("achado", "achados"), "Achados não verificados")
+
+    @cached_property
+    def inconsistencies_tally(self) -> Tally:
+        """The same for the inconsistencies between the regulator's publications."""
+        from ..derive.inconsistencies import RULES
+
+        return Tally(len(self.inconsistencies), len(RULES),
+                     tuple(r.titulo for r in RULES if r.slug in self.unchecked_inconsistencies),
+                     ("inconsistência", "inconsistências"), "Inconsistências não verificadas")
+
+    @cached_property
+    def verification_codes(self) -> int:
+        """How many acts carry a verification code (art. 12; pipeline/site/verification.py): none when no
+        source covers the tables of acts, or they have no rows."""
+        return sum(1 for r in self.outorgas + self.caducidades if r.get("codigo_verificacao"))
+
+    @property
+    def no_verification_codes(self) -> str:
+        """Why /verificar/ can find no code in this build; "" when some act has one."""
+        if self.verification_codes:
+            return ""
+        missing = [NOUNS[t] for t in verification.TABLES if not self.covered(t)]
+        empty = [NOUNS[t] for t in verification.TABLES if self.covered(t)]
+        if not empty:
+            why = f"as fontes deste site não incluem {join(missing, 'nem')}, os atos que o trazem"
+        elif not missing:
+            why = f"não há {join(empty, 'nem')} nas fontes deste site"
+        else:
+            why = f"as fontes deste site não incluem {join(missing, 'nem')} e não trazem {join(empty, 'nem')}"
+        return f"Nenhum ato desta versão dos dados tem código de verificação: {why}. Não há código a verificar aqui."
+
     def _arrange(self) -> None:
         t = self.tables
 
@@ -193,8 +283,9 @@ class SiteData:
         self.outorgas = sorted(outorgas.values(), key=lambda o: o["id"])
         self.caducidades = sorted(caducidades.values(), key=lambda c: (c["data_declaracao"], c["ato"]))
         self.findings = findings
-        self._verification_codes({"outorgas": outorgas, "caducidades": caducidades})
-        self.cities = arrange_cities(self.lines, self.schema.weekdays, tickets_by_pair(self.summary("bilhetes")))
+        self._verification_codes({"outorgas": outorgas, "caducidades": caducidades})  # verification.TABLES
+        self.cities = arrange_cities(self.lines, self.schema.weekdays, tickets_by_pair(self.summary("bilhetes")),
+                                     self.coverage)
         self._arrange_conflicts({"linhas": lines, "transportadoras": carriers, "outorgas": outorgas,
                                  "caducidades": caducidades})
         counts = {

@@ -1,6 +1,7 @@
 """What a page may say about a table: its rows; "none in the source <name>"; or "the sources of this
 site do not include it" (data contract, "Coverage and provenance"). A page never turns a table that no
-source covers into "nenhum", zero or a finding."""
+source covers into "nenhum", zero or a finding, and its title, summary (``<meta name="description">``) and
+introduction name only what the sources cover (:meth:`Coverage.listing`, issue 25)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,39 @@ PHRASES = {
     "paradas": ("Nenhuma parada registrada", "esquemas operacionais (paradas das linhas)"),
     "bilhetes": ("Nenhum bilhete registrado", "bilhetes vendidos (Monitriip)"),
 }
+
+# table -> how a title, a summary or an introduction names its records: a plural noun in lower case
+NOUNS = {
+    "transportadoras": "transportadoras",
+    "linhas": "linhas",
+    "secoes": "seções",
+    "horarios": "horários",
+    "outorgas": "outorgas",
+    "tarifas": "tarifas máximas",
+    "tarifas_promocionais": "promoções",
+    "infracoes": "infrações",
+    "caducidades": "caducidades",
+    "enquadramentos": "enquadramentos",
+    "habilitacoes": "habilitações",
+    "historico_linhas": "históricos das linhas",
+    "paralisacoes": "paralisações",
+    "paradas": "paradas",
+    "bilhetes": "bilhetes vendidos",
+}
+
+# What the whole site holds, in the order its subtitle names it (the home page, the default summary)
+SITE_TABLES = ("linhas", "horarios", "tarifas", "transportadoras", "outorgas", "tarifas_promocionais",
+               "infracoes", "caducidades")
+# After a title whose subject is a table no source covers (its index, its data dictionary)
+OUTSIDE = "fora das fontes deste site"
+
+
+def join(items, conjunction: str = "e") -> str:
+    """``["a", "b", "c"]`` -> "a, b e c" (pt-BR: no comma before the last one); "" for none."""
+    items = [i for i in items if i]
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
 
 
 @dataclass(frozen=True)
@@ -70,3 +104,29 @@ class Coverage:
 
     def not_included(self, table: str) -> str:
         return f"As fontes deste site não incluem {PHRASES[table][1]}."
+
+    def listing(self, *tables: str, capital: bool = False) -> str:
+        """The covered ones among ``tables`` (all, with none named), named and joined ("horários, tarifas
+        máximas e infrações"): all that a title, a summary or an introduction may promise; "" when no
+        source covers any."""
+        text = join([NOUNS[t] for t in tables or NOUNS if self.covered(t)])
+        return text[:1].upper() + text[1:] if capital else text
+
+    def missing(self, *tables: str, conjunction: str = "e") -> str:
+        """The others: those among ``tables`` (all, with none named) that no source covers, joined."""
+        return join([NOUNS[t] for t in tables or NOUNS if not self.covered(t)], conjunction)
+
+    def subtitle(self) -> str:
+        """The site's summary, of what its sources cover: "Linhas, horários e transportadoras, conforme o
+        Decreto nº 952/1993" for the timetable alone (pelican.conf.py ``SITESUBTITLE`` names them all)."""
+        return f"{self.listing(*SITE_TABLES, capital=True) or 'Registros'}, conforme o Decreto nº 952/1993"
+
+    def outside(self, table: str) -> str:
+        """" (fora das fontes deste site)" after a title whose subject is ``table`` when no source covers
+        it; "" when one does."""
+        return "" if self.covered(table) else f" ({OUTSIDE})"
+
+    @staticmethod
+    def join(items, conjunction: str = "e") -> str:
+        """:func:`join`, for the templates."""
+        return join(items, conjunction)

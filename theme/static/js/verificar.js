@@ -1,4 +1,5 @@
 // /verificar/: the code typed -> /verificar/<first two hex digits>.json -> the record's page (art. 12).
+// In a build with no act (data-sem-codigos on the form: why), no code can be found: the answer says why.
 (function () {
   "use strict";
   window.addEventListener("DOMContentLoaded", function () {
@@ -18,7 +19,9 @@
       }
       out.appendChild(p);
     }
+    var none = form.getAttribute("data-sem-codigos");
     function check(typed) {
+      if (none) { return say(none); }
       var digits = typed.toLowerCase().replace(/[^0-9a-f]/g, "");
       if (digits.length !== 12) { return say("O código tem 12 dígitos (0 a 9 e A a F), por exemplo 1A2B-3C4D-5E6F."); }
       fetch(base + "/verificar/" + digits.slice(0, 2) + ".json").then(function (resp) {
