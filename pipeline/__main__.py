@@ -8,13 +8,15 @@ import json
 import sys
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import SAMPLE_DIR
-from .build import BuildError, build, check
 from .folders import FolderBusy, exclusive, overlap, refusal
 from .progress import for_stream
 from .settings import Settings, SettingsError, help_text, parse_as_of
-from .validate import Report
+
+if TYPE_CHECKING:  # the build (pandas, Frictionless, Pelican) is imported by the commands that run it
+    from .validate import Report
 
 MAX_SHOWN = 50  # problems printed on the console; all of them are in validacao.json
 _CONTROL = dict.fromkeys([*range(0x00, 0x20), 0x7F], "\ufffd")
@@ -124,6 +126,8 @@ def cmd_ingest(args) -> int:
 
 
 def cmd_validate(args) -> int:
+    from .build import check
+
     settings = Settings(data=tuple(args.data), lenient=False)
     if args.report:  # the report is not written into a package, nor over one
         reason = overlap([("--report", args.report), *(("a pasta de dados", folder) for folder in settings.data)],
@@ -147,6 +151,8 @@ def cmd_validate(args) -> int:
 
 
 def cmd_build(args) -> int:
+    from .build import BuildError, build
+
     overrides = {
         "data": tuple(args.data),
         "out": Path(args.out),
@@ -190,16 +196,32 @@ def cmd_build(args) -> int:
     return 0
 
 
-def cmd_search(args) -> int:
-    from .index.whoosh import BadQuery, IndexMissing, search
+SEARCH_HINT = ("Dica: confira a grafia (os acentos não importam), use menos palavras, termine com * o começo de uma "
+               "palavra (ex.: caldas nov*) ou use um campo (ex.: municipio:goiania uf:GO, transportadora:gontijo); "
+               "os campos estão em --help.")
 
+
+def cmd_search(args) -> int:
+    from .index.whoosh import BadQuery, IndexMissing
+    from .query import run_search
+
+    text = " ".join(args.query)
     try:
-        total, hits = search(Path(args.index), " ".join(args.query), args.limit, args.table)
+        total, hits, notes = run_search(Path(args.index), text, args.limit, args.table)
     except BadQuery as exc:
         print(f"consulta inválida: {clean(str(exc))}", file=sys.stderr)
         return 2
     except IndexMissing as exc:
         print(str(exc), file=sys.stderr)
+        return 2
+    for note in notes:
+        print(clean(note), file=sys.stderr)
+    if not hits:
+        where = f" em {args.table}" if args.table else ""
+        print(clean(f"Nenhum resultado para “{text}”{where}."), file=sys.stderr)
+        if args.table:
+            print("Dica: busque sem --table para ver os registros das outras tabelas.", file=sys.stderr)
+        print(SEARCH_HINT, file=sys.stderr)
         return 1
     if args.json:  # one JSON object per line, for scripts
         for hit in hits:
@@ -252,6 +274,18 @@ def cmd_nightly(args) -> int:
     return code
 
 
+class _AdapterNames(argparse.HelpFormatter):
+    """Names the adapters when ``ingest --help`` is printed: importing them (pandas) is not paid by every command."""
+
+    def _expand_help(self, action):
+        text = super()._expand_help(action)
+        if "{adaptadores}" in text:
+            from .adapters import ADAPTERS
+
+            text = text.replace("{adaptadores}", ", ".join(ADAPTERS))
+        return text
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m pipeline", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -262,15 +296,14 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--out", required=True, help="pasta de saída")
     g.set_defaults(func=cmd_generate)
 
-    from .adapters import ADAPTERS
-
     i = sub.add_parser(
         "ingest",
         help="converte uma exportação do regulador (Latin-1, ';', DD/MM/AAAA) em pacote de origem",
         description="Grava na pasta de saída as tabelas do contrato, datapackage.json e ingest-report.json.",
+        formatter_class=_AdapterNames,
     )
     i.add_argument("adapter", nargs="?", default=None, metavar="ADAPTADOR",
-                   help=f"formato da exportação: {', '.join(ADAPTERS)} (padrão: o adaptador cujo cabeçalho o "
+                   help="formato da exportação: {adaptadores} (padrão: o adaptador cujo cabeçalho o "
                    "arquivo tem)")
     i.add_argument("file", nargs="+", metavar="ARQUIVO",
                    help="arquivo exportado pelo regulador; vários (os mensais do Monitriip) num só pacote, na ordem dada")
@@ -327,10 +360,22 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser(
         "search", help="busca por campos nos registros (Whoosh), depois de um build",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Busca nos registros publicados: palavras soltas (sem acento ou com, singular ou plural) "
-                    "e campos.\n\nCampos (e as colunas publicadas que guardam):\n" + fields_help(load_schema())
+        description="Busca nos registros publicados: palavras soltas (sem acento ou com) e campos. Nomes (cidades, "
+                    "transportadoras, títulos) valem como escritos: caiçara não acha Caicó, e uma palavra no "
+                    "singular acha também o plural (transporte acha TRANSPORTES); textos descritivos (enquadramentos, "
+                    "observações) valem pelo radical (passageiro acha passageiros). Um traço, barra ou vírgula "
+                    "soltos só separam palavras: \"São Paulo - SP\", \"Goiânia – Brasília\", \"Goiânia/GO\"."
+                    "\n\nCampos (e as colunas publicadas que guardam):\n" + fields_help(load_schema())
                     + "\n\nIntervalos: data:[2024-01-01 TO 2024-12-31], valor:[100 TO 500], valor:>500. "
-                    "Operadores: AND, OR, NOT, parênteses, \"frase exata\", prefixo*.")
+                    "Operadores: AND, OR, NOT (para excluir: goiania NOT brasilia), parênteses, \"frase exata\", "
+                    "prefixo*.",
+        epilog="Primeiro vêm os registros que a consulta nomeia, pela mesma regra da busca do site: um "
+               "identificador como digitado, a ligação entre duas cidades (\"sao paulo rio de janeiro\", \"de BH a "
+               "Rio\", \"Goiânia - Brasília\"), a cidade (\"santa maria rs\", apelidos como BH e Sampa, erros de "
+               "digitação: \"Você quis dizer...\" na saída de erros), os nomes; depois a busca por texto, os "
+               "empates pela quantidade de linhas.\n\nSaída: 0 com resultados; 1 sem resultados (dito na saída "
+               "de erros); 2 consulta inválida, uso errado (a mensagem dá um exemplo), ou sem índice de busca ou "
+               "com ele danificado (a mensagem diz como gerá-lo).")
     s.add_argument("query", nargs="+", help="a consulta, ex.: transportadora:gontijo uf:GO")
     s.add_argument("--table", choices=sorted(TABLES), help="só os registros desta tabela publicada")
     s.add_argument("--json", action="store_true", help="um objeto JSON por linha (tipo, chave, titulo, url)")

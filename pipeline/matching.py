@@ -188,6 +188,21 @@ def rank(typed: list[str], candidates, nicknames: dict[str, str] | None = None, 
     return Found([s[4] for s in scored], scored[0][0][0], unique, scored[0][3], uf)
 
 
+def rank_names(typed: str, entries: list[list], limit: int = 5) -> tuple[list[list], bool]:
+    """The name entries (``[folded name, label, url, kind, lines]``: pipeline/site/names.py) that match
+    ``typed``, best first, one per URL, and whether the best is a typing error ("você quis dizer")."""
+    words = fold(typed).split()
+    if not words:
+        return [], False
+    found = rank(words, [{"busca": [e[0]], "linhas": e[4] if len(e) > 4 else 0, "entry": e} for e in entries])
+    seen, out = set(), []
+    for hit in found.items:
+        if hit["entry"][2] not in seen:
+            seen.add(hit["entry"][2])
+            out.append(list(hit["entry"]))
+    return out[:limit], found.level == TYPO
+
+
 def find_place(places: list[dict], typed: str) -> Found:
     """The places ``typed`` may mean: the whole text as a name, then (if better) its last word read as
     the UF (``santa maria rs``, ``São Paulo - SP``, ``cidade/UF``, ``cidade (UF)``)."""

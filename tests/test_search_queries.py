@@ -110,3 +110,45 @@ def test_excerpts_keep_the_spaces_between_words_and_terms(browser, real_search_u
             assert glued not in text, glued
     finally:
         page.context.close()
+
+
+@pytest.mark.slow
+def test_the_command_line_puts_the_expected_record_first_for_90_percent(real_only_site):
+    """The same queries through ``run_search``, what ``python -m pipeline search`` prints from."""
+    from pipeline.query import run_search
+
+    index = real_only_site.parent / "busca"
+    results = {}
+    for q in queries():
+        _, hits, _ = run_search(index, q["consulta"], 5)
+        results[q["consulta"]] = hits[0].url if hits else None
+    ratio, misses = share(results)
+    print(f"linha de comando: {ratio:.1%} das {len(results)} consultas com o registro esperado em primeiro; falhas: {misses}")
+    assert ratio >= 0.90, misses
+
+
+@pytest.mark.slow
+def test_the_command_line_answers_a_journey_first_and_says_what_it_guessed(real_only_site):
+    import subprocess
+    import sys
+
+    from pipeline import PROJECT_ROOT
+
+    def search(*query):
+        return subprocess.run([sys.executable, "-m", "pipeline", "search", *query, "--index",
+                               str(real_only_site.parent / "busca")], capture_output=True, text=True, cwd=PROJECT_ROOT)
+
+    pair = search("sao", "paulo", "rio", "de", "janeiro")
+    assert pair.returncode == 0
+    assert pair.stdout.splitlines()[0].split()[0] == "ligacao"
+    assert "/cidades/sp/sao-paulo/para/rj-rio-de-janeiro/" in pair.stdout.splitlines()[0]
+    same_state = search("Foz do Iguaçu - Curitiba")
+    assert "Nenhuma linha das fontes liga Foz do Iguaçu (PR) a Curitiba (PR)." in same_state.stderr
+    assert "mesmo estado (Paraná)" in same_state.stderr
+    typo = search("curitba")
+    assert typo.stderr.startswith("Você quis dizer Curitiba (PR)?")
+    assert typo.stdout.splitlines()[0].split()[:2] == ["cidade", "pr/curitiba"]
+    # equal matches: the place with more lines first (São José dos Campos before São José da Boa Vista)
+    tie = search("são josé d")
+    urls = [line.split()[-1] for line in tie.stdout.splitlines()[:-1]]
+    assert urls.index("/cidades/sp/sao-jose-dos-campos/") < urls.index("/cidades/pr/sao-jose-da-boa-vista/")

@@ -6,14 +6,22 @@ not published. It holds one document per line, carrier, outorga, caducidade, mun
 national scale stay out of it (indexing them would cost a minute of the nightly build): they are in the
 published tables (``dados/infracoes.csv``, ``portal.sqlite``) and their numbers in the browser lookup.
 
-Text is lower-cased and folded to ASCII before Portuguese stemming, so ``goiania`` finds ``Goiânia``
-and ``passageiro`` finds ``passageiros``. The fields a query may name are declared in :data:`FIELDS`,
-each with the published columns it holds; ``--help`` lists them with those columns' titles, read from
+Every word is lower-cased and folded to ASCII, so ``goiania`` finds ``Goiânia``. Names (of places and
+carriers, the records' titles, a line's description) are not stemmed: the Portuguese stemmer makes one word of
+``Caiçara`` and ``Caicó`` (``caic``); a word typed in the singular also finds its plural there (``transporte``,
+``TRANSPORTES``: :func:`_plurals`). Descriptive free text (``texto``: the enquadramentos' clauses, observations,
+acts) is stemmed, so ``passageiro`` finds ``passageiros``. A dash, slash or comma standing alone separates words
+(``São Paulo - SP``, :func:`separators`). The fields a query may name are declared in :data:`FIELDS`, each with
+the published columns it holds; ``--help`` lists them with those columns' titles, read from
 ``datasets/datapackage.json``.
+
+This module is imported by ``python -m pipeline search``: it imports Whoosh and small modules only, never the
+build's (pandas, Frictionless, Pelican; tests/test_cli_search.py).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -32,9 +40,8 @@ from ..folders import staged
 from ..identifiers import format_cnpj
 from ..kinds import RECORD_KINDS
 from ..query import MAX_QUERY, QUERY_SECONDS
-from ..site.filters import clausula_url
 
-# folded before stemming: the stemmer sees "goiania" whether "Goiânia" or "goiania" was written
+# descriptive text, folded before stemming: the stemmer sees "goiania" whether "Goiânia" or "goiania" was written
 _TEXT = RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map) | StemFilter(lang="pt")
 _NAME = RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map)  # names: folded, not stemmed
 
@@ -60,8 +67,9 @@ FIELDS: dict[str, tuple[str, tuple[str, ...], str]] = {
 SCHEMA = Schema(
     tipo=ID(stored=True),
     chave=ID(stored=True),
-    titulo=TEXT(stored=True, analyzer=_TEXT),
-    texto=TEXT(analyzer=_TEXT),
+    titulo=TEXT(stored=True, analyzer=_NAME),  # a name: "Caiçara" is not "Caicó"
+    nomes=TEXT(analyzer=_NAME),  # names in a record's other columns: a line's description and itinerary
+    texto=TEXT(analyzer=_TEXT),  # descriptive free text, stemmed
     transportadora=TEXT(analyzer=_NAME),
     uf=KEYWORD(lowercase=True),
     municipio=TEXT(analyzer=_NAME),
@@ -72,9 +80,11 @@ SCHEMA = Schema(
     grupo=KEYWORD(lowercase=True),
     data=DATETIME(stored=True),
     valor=NUMERIC(float, stored=True),
+    linhas=NUMERIC(int, stored=True),  # how much service: lines serving a place, lines of a carrier (ties)
     url=STORED,
 )
-DEFAULT_FIELDS = ["titulo", "texto", "transportadora", "municipio", "chave", "prefixo", "cnpj"]
+DEFAULT_FIELDS = ["titulo", "nomes", "texto", "transportadora", "municipio", "chave", "prefixo", "cnpj"]
+NAME_FIELDS = frozenset(name for name, field in SCHEMA.items() if getattr(field, "analyzer", None) is _NAME)
 
 
 @dataclass(frozen=True)
@@ -116,11 +126,13 @@ def _names(carriers) -> str:
 
 def _documents(site):
     """Documents from the site's per-record views (:class:`pipeline.site.context.SiteData`)."""
+    from ..site.filters import clausula_url  # the build's: pipeline.site imports Pelican
+
     for ln in site.lines:
         ends = f"{ln['origem_municipio']} ({ln['origem_uf']}) – {ln['destino_municipio']} ({ln['destino_uf']})"
         yield dict(
             tipo="linha", chave=ln["prefixo"], titulo=f"Linha {ln['prefixo']}: {ends}",
-            texto=" ".join(filter(None, [ln["descricao"], ln["itinerario"]])),
+            nomes=" ".join(filter(None, [ln["descricao"], ln["itinerario"]])),  # places ("CAICO(RN) - ..."), roads
             transportadora=_names(ln["transportadoras"]), uf=f"{ln['origem_uf']} {ln['destino_uf']}",
             municipio=f"{ln['origem_municipio']} {ln['destino_municipio']}", prefixo=ln["prefixo"].lower(),
             ambito=ln["ambito"], situacao=" ".join(sorted({o["situacao"] for o in ln["outorgas"]})),
@@ -132,7 +144,7 @@ def _documents(site):
             tipo="transportadora", chave=c["cnpj"], titulo=f"{c['razao_social']} ({format_cnpj(c['cnpj'])})",
             texto=c["observacao"] or "", transportadora=_names([c]), uf=c["uf"], municipio=c["municipio"] or "",
             cnpj=c["cnpj"], situacao=" ".join(sorted({o["situacao"] for o in c["outorgas"]})),
-            grupo=" ".join(sorted(c["infracoes_por_grupo"])), url=c["url"],
+            grupo=" ".join(sorted(c["infracoes_por_grupo"])), linhas=len(c["linhas"]), url=c["url"],
         )
     for o in site.outorgas:
         yield dict(
@@ -149,7 +161,7 @@ def _documents(site):
         )
     for c in site.cities:
         yield dict(tipo="cidade", chave=c["chave"], titulo=f"{c['nome']} ({c['uf']})", municipio=c["nome"],
-                   uf=c["uf"], url=c["url"])
+                   uf=c["uf"], linhas=c["linhas"], url=c["url"])
     enq = site.tables.get("enquadramentos")
     if enq is not None:
         for codigo, grupo, descricao in zip(enq["codigo"], enq["grupo"], enq["descricao"]):
@@ -157,15 +169,20 @@ def _documents(site):
                        grupo=grupo, url=clausula_url(codigo))
     for f in site.findings:
         yield dict(
-            tipo="achado", chave=f"{f['regra']} {f['chave']}", titulo=f["descricao"], texto=f["artigo"],
+            tipo="achado", chave=f"{f['regra']} {f['chave']}", titulo=f["descricao"],
+            texto=" ".join(filter(None, [f["descricao"], f["artigo"]])),  # the title is free text here: stemmed too
             transportadora=_names([f["transportadora"]]), cnpj=(f["transportadora"] or {}).get("cnpj", ""),
             url="/achados/",
         )
 
 
 def build_index(site, folder: Path) -> int:
-    """(Re)create the index in ``folder``; returns the number of documents."""
+    """(Re)create the index in ``folder``, with the lists of names the command line ranks first
+    (pipeline/index/lookups.py); returns the number of documents."""
+    from .lookups import FILE, lists
+
     with staged(folder, "índice de busca gerado por python -m pipeline build") as staging:
+        (staging / FILE).write_text(json.dumps(lists(site), ensure_ascii=False, sort_keys=True), encoding="utf-8")
         ix = index.create_in(staging, SCHEMA)
         writer = ix.writer()
         count = 0
@@ -204,6 +221,49 @@ def _check_syntax(text: str) -> None:
         raise BadQuery("intervalo sem colchete de fechamento. Ex.: data:[2024-01-01 TO 2024-12-31]")
 
 
+# a word of punctuation alone, outside quotes: a dash, en or em dash, slash, bar, comma, semicolon, full stop...
+# not the query syntax (parentheses, brackets, braces, quotes, *, ?, ^, ~, :, <, >, =)
+_SEPARATOR = re.compile(r"(?<!\S)[^\w\s()\[\]{}\"'*?^~:<>=]+(?!\S)")
+
+
+def separators(text: str) -> str:
+    """``text`` with each word of punctuation alone dropped: in ``São Paulo - SP``, ``Goiânia – Brasília``,
+    ``Goiânia / Brasília , DF`` it separates places, and Whoosh would otherwise look the ``-`` up in the
+    identifier fields (``chave:-``) and find nothing. Inside a word a dash stays (``12-0140-00``,
+    ``2024-01-01``); inside quotes, everything stays. ``-x`` is not negation in this parser (``NOT x`` is)."""
+    parts = text.split('"')
+    parts[::2] = [_SEPARATOR.sub(" ", part) for part in parts[::2]]  # outside quotes
+    return '"'.join(parts)
+
+
+def _plurals(word: str) -> tuple[str, ...]:
+    """The regular plurals of a folded, lower-cased word (``transporte`` -> ``transportes``, ``natal`` ->
+    ``natais``, ``estacao`` -> ``estacoes``): what a singular also finds in a name. The other way round is not
+    done: ``santos`` does not find Santo André. Codes, numbers and words of two letters (UFs) have none."""
+    if len(word) < 3 or not word.isalpha() or not word.isascii():
+        return ()
+    if word.endswith("ao"):
+        return (word + "s", word[:-2] + "oes", word[:-2] + "aes")
+    if word.endswith("m"):
+        return (word[:-1] + "ns",)
+    if word.endswith("l"):
+        return (word[:-1] + "is",)
+    if word[-1] in "rzs":
+        return (word + "es",)
+    if word[-1] in "aeiou":
+        return (word + "s",)
+    return ()
+
+
+def _with_plurals(q):
+    """A word looked up in a name field also finds its plurals (:func:`_plurals`); names are not stemmed."""
+    if type(q) is query.Term and q.fieldname in NAME_FIELDS and isinstance(q.text, str):
+        forms = _plurals(q.text)
+        if forms:
+            return query.Or([q, *(query.Term(q.fieldname, form, boost=q.boost) for form in forms)])
+    return q
+
+
 def _has_null(q) -> bool:
     """Whoosh reads an unreadable range or comparison as a query that matches nothing: say so instead."""
     return isinstance(q, _NullQuery) or any(_has_null(c) for c in q.children())
@@ -211,6 +271,9 @@ def _has_null(q) -> bool:
 
 def parse(ix, text: str, table: str | None = None):
     """The Whoosh query for ``text`` (restricted to ``table``), or :class:`BadQuery`."""
+    text = separators(text)
+    if not text.strip():
+        raise BadQuery("consulta vazia: escreva ao menos uma palavra. Ex.: goiania, transportadora:gontijo uf:GO")
     _check_syntax(text)
     parser = MultifieldParser(DEFAULT_FIELDS, ix.schema)
     parser.add_plugin(GtLtPlugin())
@@ -219,6 +282,7 @@ def parse(ix, text: str, table: str | None = None):
     except Exception as exc:  # whoosh raises bare errors for impossible dates in ranges
         raise BadQuery(f"valor inválido num intervalo ({exc}). Ex.: data:[2024-01-01 TO 2024-12-31], "
                        "valor:[100 TO 500]") from None
+    q = q.accept(_with_plurals)
     if _has_null(q):
         raise BadQuery("intervalo ou comparação que não se lê: datas como 2024-01-01, números como 100 ou 99.90. "
                        "Ex.: data:[2024-01-01 TO 2024-12-31], valor:[100 TO 500], valor:>500")
@@ -243,14 +307,16 @@ def search(folder: Path, text: str, limit: int = 20, table: str | None = None) -
     try:
         q = parse(ix, text, table)
         with ix.searcher() as searcher:
-            collector = TimeLimitCollector(searcher.collector(limit=limit), timelimit=QUERY_SECONDS, use_alarm=False)
+            # more than asked for: hits that tie on relevance are then ordered by service, the best served first
+            collector = TimeLimitCollector(searcher.collector(limit=limit * 3), timelimit=QUERY_SECONDS, use_alarm=False)
             try:
                 searcher.search_with_collector(q, collector)
             except TimeLimit:
                 raise BadQuery(f"a consulta levou mais de {QUERY_SECONDS:.0f} s: use palavras mais específicas ou "
                                "campos (ex.: uf:GO transportadora:gontijo)") from None
             results = collector.results()
-            hits = [Hit(r["tipo"], r["chave"], r["titulo"], r["url"]) for r in results]
+            ranked = sorted(results, key=lambda r: (-round(r.score, 6), -(r.get("linhas") or 0)))[:limit]
+            hits = [Hit(r["tipo"], r["chave"], r["titulo"], r["url"]) for r in ranked]
             return len(results), hits
     except BadQuery:
         raise

@@ -9,7 +9,7 @@ then names that begin with what was typed, then the others, then names mistyped 
 
 from __future__ import annotations
 
-from ..matching import rank as rank_matches
+from ..matching import rank_names
 from ..places import fold
 
 # what a name leads to, as the search page labels it
@@ -43,13 +43,4 @@ def shards(data) -> dict[str, list[list]]:
 
 def rank(typed: str, candidates: list[list], limit: int = 5) -> list[list]:
     """The candidates (entries of :func:`shards`) that match what was typed, best first, one per URL."""
-    words = fold(typed).split()
-    if not words:
-        return []
-    found = rank_matches(words, [{"busca": [c[0]], "linhas": c[4] if len(c) > 4 else 0, "entry": c} for c in candidates])
-    seen, out = set(), []
-    for hit in found.items:
-        if hit["entry"][2] not in seen:
-            seen.add(hit["entry"][2])
-            out.append(list(hit["entry"]))
-    return out[:limit]
+    return rank_names(typed, candidates, limit)[0]

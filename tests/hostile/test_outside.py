@@ -470,7 +470,7 @@ def test_a_truncated_search_index_is_a_message(whoosh_index, tmp_path, capsys, k
             f.write_bytes(f.read_bytes()[:keep])
     code = cli.main(["search", "caldas", "--index", str(damaged)])
     err = capsys.readouterr().err
-    assert code == 1 and ("danificado" in err or "não há índice" in err), err
+    assert code == 2 and ("danificado" in err or "não há índice" in err), err
 
 
 def test_a_data_folder_that_cannot_be_read_is_a_message(tmp_path, capsys, monkeypatch):

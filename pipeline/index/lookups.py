@@ -1,0 +1,86 @@
+"""The records a command-line query names, before the text search's hits, in the order the search page
+gives them (theme/static/js/busca.js): an identifier as typed (``16.624.611/0001-40``, ``01000000``); a
+journey's answer (``sao paulo rio de janeiro``) or the place typed (``santa maria rs``, ``curitba``); then
+the places and carriers whose names match (``gontigo``). The rule is pipeline/matching.py's, applied to
+the lists the build keeps beside the Whoosh index (:data:`FILE`), the same lists the pages publish
+(``/cidades/index.json``, ``/busca/nomes/``, ``/busca/ids/``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from .. import matching
+from ..places import fold
+
+FILE = "nomes.json"
+# Whoosh syntax: a query that names a field, quotes, groups, ranges or operators is the text search's alone
+_SYNTAX = re.compile(r"\w:|[\"()\[\]{}*?]|\b(?:AND|OR|NOT|TO)\b")
+_UF_IN_PARENTHESES = re.compile(r"\(\s*[A-Za-z]{2,3}\s*\)")  # "Campinas (SP)": a place's UF, not a group
+
+
+def lists(site) -> dict:
+    """What :func:`first` reads, from the site's records (written by ``build_index``)."""
+    from ..site import identifiers, names
+    from ..site.cities import index_json
+
+    ids: dict[str, list[str]] = {}
+    for shard in identifiers.shards(site).values():
+        ids.update(shard)
+    return {"lugares": index_json(site.cities), "nomes": sorted({tuple(e) for e in names.entries(site)}),
+            "ids": dict(sorted(ids.items()))}
+
+
+def _label(place: dict) -> str:
+    return f"{place['nome']} ({place['uf']})"
+
+
+def first(folder: Path, text: str) -> tuple[list[tuple[str, str, str, str]], list[str]]:
+    """``([(tipo, chave, titulo, url)], notes)``: the records ``text`` names, best first, and what to tell
+    the person (a guess at a typing error, a journey no line serves). Nothing when the lists are missing
+    (an index written before them) or the query uses Whoosh's syntax."""
+    path = Path(folder) / FILE
+    if _SYNTAX.search(_UF_IN_PARENTHESES.sub(" ", text)) or not path.is_file():
+        return [], []
+    data = json.loads(path.read_text(encoding="utf-8"))
+    places, hits, notes = data["lugares"], [], []
+    messages = matching.MESSAGES
+    ident = data["ids"].get(fold(text).replace(" ", "")) if len(fold(text).replace(" ", "")) >= 4 else None
+    if ident:
+        url, label, kind = ident
+        hits.append((kind.lower(), fold(text).replace(" ", ""), label, url))
+    journey = matching.find_journey(places, text)
+    if journey:
+        de, para = journey[0].best, journey[1].best
+        linked = places.index(para) in de["destinos"]
+        title = f"De {_label(de)} para {_label(para)}"
+        if linked:
+            hits.append(("ligacao", f"{de['chave']} > {para['chave']}", title, f"{de['url']}para/{para['chave'].replace('/', '-')}/"))
+        else:
+            fill = {"de": _label(de), "para": _label(para), "estado": matching.states().get(de["uf"], de["uf"])}
+            notes.append(messages["sem_linha"].format(**fill) + (
+                " " + messages["mesmo_estado"].format(**fill) if de["uf"] == para["uf"] else ""))
+            hits.append(("cidade", de["chave"], f"{_label(de)}: destinos a partir daqui", de["url"]))
+        if journey[0].level == matching.TYPO or journey[1].level == matching.TYPO:
+            notes.append(messages["quis_dizer"].format(nome=title))
+    else:
+        found = matching.find_place(places, text)
+        if found.items and (found.level == matching.EXACT or found.unique):
+            for k, p in enumerate(found.items[:1 if found.unique else 3]):
+                part = matching.rules()["partes"].get(f"{p['uf']}/{found.spelling}", "") if k == 0 else ""
+                hits.append(("cidade", p["chave"], _label(p) + (f" ({part})" if part else ""), p["url"]))
+            if found.level == matching.TYPO:
+                notes.append(messages["quis_dizer"].format(nome=_label(found.best)))
+    named, typo = matching.rank_names(text, data["nomes"])
+    for _, label, url, kind, *_ in named:  # the key from the address: /cidades/<uf>/<slug>/, /transportadoras/<cnpj>/
+        path = url.strip("/").split("/")
+        hits.append(("cidade", "/".join(path[1:]), label, url) if kind == "Cidade" else ("transportadora", path[-1], label, url))
+    if typo and named and not notes:
+        notes.append(messages["quis_dizer"].format(nome=named[0][1]))
+    seen, out = set(), []
+    for hit in hits:
+        if hit[3] not in seen:
+            seen.add(hit[3])
+            out.append(hit)
+    return out, notes
