@@ -76,6 +76,13 @@ def base_url(site) -> str:
     yield from _serve(site)
 
 
+@pytest.fixture(scope="session")
+def real_url(real_only_site) -> str:
+    """The build of the real 2021 export (conftest), served on 127.0.0.1 (tests/test_browser.py,
+    tests/test_pair_answer_browser.py)."""
+    yield from _serve(real_only_site)
+
+
 @dataclass
 class Tab:
     page: Page

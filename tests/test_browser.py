@@ -368,12 +368,6 @@ def test_search_works_under_a_sub_path(browser, subpath_url):
 # --- from city A to city B ------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def real_url(real_only_site):
-    """The build of the real 2021 export (conftest), served on 127.0.0.1."""
-    yield from _serve(real_only_site)
-
-
 @pytest.mark.slow
 def test_de_para_answers_sao_paulo_to_rio_from_the_real_export_and_survives_a_reload(browser, real_url, real_package):
     import csv

@@ -1,10 +1,16 @@
 """From city A to city B: the page of each place the lines serve, and the answer for each pair.
 
 A line serves a pair of places when they are its two terminals or the two ends of one of its sections
-(art. 3 XXI). The answer for A -> B lists every such line with its carriers; the departures that leave A
-toward B, merged across lines by time and weekday (known only where A is a terminal of the line: the
-timetable gives the terminals' departures, sentido ``ida`` from the origin, ``volta`` from the
+(art. 3 XXI), or two stops of its itinerary in that order. Places are compared as resolved
+(pipeline/places): a line from TAGUATINGA (DF) leaves Brasília, and the answer says so. The answer for
+A -> B lists every such line with its carriers; the departures that leave A toward B, one row per line and
+time with its carrier, service class, weekdays and months (known only where A is a terminal of the line:
+the timetable gives the terminals' departures, sentido ``ida`` from the origin, ``volta`` from the
 destination); and the maximum fares in force for A-B per service category (``tarifas.vigente``).
+
+The export's test company (flagged by the ingest, pipeline/adapters/common.py) is no passenger's
+answer: its lines, departures and places are left out here (its line page keeps it, flagged). Times the
+export gives as a placeholder (pipeline/site/placeholders.py) are shown as such and not counted.
 """
 
 from __future__ import annotations
@@ -12,10 +18,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
-from ..places import BY_ALIAS, Place, fold, resolve
+from ..adapters.common import TEST_COMPANY_NOTE
+from ..places import BY_ALIAS, Place, aliases, fold, resolve
 from . import urls
+from .coverage import PHRASES, Coverage
 from .filters import data_br, mes_br
+from .placeholders import NOTE as PLACEHOLDER_NOTE
+from .placeholders import has_placeholder_times
 from .record import Record
+
+# How a line serves a pair, the first that applies: its two terminals, the ends of one of its sections
+# (art. 3 XXI), two stops of its itinerary in that order. A page claims a section only for "secao".
+HOW = ("terminais", "secao", "paradas")
+
+# The tables an answer reads (the lines, how they serve the pair, their departures, what is paralysed, the
+# fares, the tickets): the answer names their sources, and those no source covers, which it cannot consider.
+ANSWER_TABLES = ("linhas", "secoes", "paradas", "horarios", "paralisacoes", "tarifas", "bilhetes")
 
 
 @cache
@@ -47,12 +65,55 @@ def _place_record(place: Place) -> Record:
 
 def _departures_from(line: dict, place: Place) -> str | None:
     """The timetable direction that leaves ``place``: ``ida`` from the line's origin, ``volta`` from
-    its destination; None when ``place`` is not a terminal (the source has no times for it)."""
-    if resolve(line["origem_municipio"], line["origem_uf"]) == place:
+    its destination; None when ``place`` is not a terminal (the source has no times for it). Compared by
+    ``chave``, not as whole places: TAGUATINGA (DF) resolves to Brasília by an alias, with its own reason,
+    and is still Brasília (8 pairs of the real export had their departures lost by that)."""
+    if resolve(line["origem_municipio"], line["origem_uf"]).chave == place.chave:
         return "ida"
-    if resolve(line["destino_municipio"], line["destino_uf"]) == place:
+    if resolve(line["destino_municipio"], line["destino_uf"]).chave == place.chave:
         return "volta"
     return None
+
+
+def is_test_carrier(carrier) -> bool:
+    """The export's test company (``EMPRESA TESTE SUPAS``), as the ingest flags it in ``observacao``."""
+    return bool(carrier) and carrier.get("observacao") == TEST_COMPANY_NOTE
+
+
+def passenger_lines(lines: list[dict]) -> list[dict]:
+    """The lines a passenger may be offered: all but those whose every carrier is the export's test
+    company (a line with no carrier named is kept: nothing says it is a test)."""
+    return [x for x in lines if not x["transportadoras"] or not all(map(is_test_carrier, x["transportadoras"]))]
+
+
+def _passenger_departures(line: dict) -> list[dict]:
+    """The line's timetable rows but the test company's."""
+    return [h for h in line["horarios"] if not is_test_carrier(h.get("transportadora"))]
+
+
+def answer_sources(coverage: Coverage | None) -> Record | None:
+    """What every answer says of where it comes from: ``fonte``, the sources of the tables it reads that
+    some source covers (each with the date of its data), and ``nao_cobertas``, what the tables no source
+    covers hold, in pt-BR (``seções das linhas``): the answer cannot consider them, and says so; ``frase``
+    the sentence of both (:func:`sources_sentence`). None without ``coverage``."""
+    if coverage is None:
+        return None
+    covered = [t for t in ANSWER_TABLES if coverage.covered(t)]
+    ids = {i for t in covered for i in coverage.tables[t]}
+    fonte = coverage.label_ids([i for i in coverage.sources if i in ids])  # in the build's order
+    out = Record(fonte=fonte, nao_cobertas=[PHRASES[t][1] for t in ANSWER_TABLES if t not in covered])
+    out["frase"] = sources_sentence(out)
+    return out
+
+
+def sources_sentence(sources: Record) -> str:
+    """The sentence the pair's page and the form (theme/static/js/rotas.js, the same words) show."""
+    text = f"Fonte: {sources['fonte']}." if sources["fonte"] else "Fonte: nenhuma fonte cobre estas tabelas."
+    missing = sources["nao_cobertas"]
+    if missing:
+        listed = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " nem " + missing[-1]
+        text += f" Esta resposta não considera {listed}: as fontes deste site não os incluem."
+    return text
 
 
 def tickets_by_pair(sums) -> dict[tuple[str, str], MonthlyTickets]:
@@ -100,10 +161,14 @@ class MonthlyTickets(Sequence):
                       valor_medio_pago=round(float(c["pago_total"][at]) / com_valor, 2) if com_valor else None)
 
 
-def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None = None) -> list[Record]:
+def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None = None,
+                   coverage: Coverage | None = None) -> list[Record]:
     """The places, each with ``destinos``: one answer per other place it is linked to, in pt-BR order, with
-    Monitriip's tickets for the pair when ``tickets`` (``tickets_by_pair``) has them."""
+    Monitriip's tickets for the pair when ``tickets`` (``tickets_by_pair``) has them, and ``fontes``
+    (:func:`answer_sources`, from ``coverage``). The test company's lines are left out
+    (:func:`passenger_lines`): a place only they serve has no page."""
     cities: dict[str, Record] = {}
+    sources = answer_sources(coverage)
 
     def city(name: str, uf: str) -> Record:
         place = resolve(name, uf)
@@ -113,7 +178,7 @@ def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None 
         rec["grafias"].add(name)
         return rec
 
-    for line in lines:
+    for line in passenger_lines(lines):
         # the sections the regulator publishes as paralysed, in the direction published: never offered
         stopped = {(resolve(p["origem_municipio"], p["origem_uf"]).chave, resolve(p["destino_municipio"],
                     p["destino_uf"]).chave): p["data_paralisacao"] for p in line.get("paralisacoes") or ()}
@@ -133,28 +198,41 @@ def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None 
             for here, there, here_src, there_src in directions:
                 here["linhas"].add(line["prefixo"])
                 answer = here["destinos"].setdefault(there["chave"], Record(outra=there, linhas={}, nomes=set(),
-                                                                            paralisadas={}))
+                                                                            paralisadas={}, como={}))
                 answer["nomes"].add((fold(here_src[0]), fold(there_src[0])))
                 since = stopped.get((here["chave"], there["chave"]))
                 if since is not None:
                     answer["paralisadas"].setdefault(line["prefixo"], (line, since))
-                else:
-                    answer["linhas"].setdefault(line["prefixo"], line)
-                    if (here_src, there_src) in served or (there_src, here_src) in served:
-                        answer.setdefault("por_secao_ou_terminal", set()).add(line["prefixo"])
+                    continue
+                answer["linhas"].setdefault(line["prefixo"], line)
+                how = (_how(here_src, there_src, pairs[0], served), here_src, there_src)
+                best = answer["como"].get(line["prefixo"])
+                if best is None or HOW.index(how[0]) < HOW.index(best[0]):
+                    answer["como"][line["prefixo"]] = how
     for rec in cities.values():  # the way back is answered only where some line serves it (stops go one way)
         for answer in rec["destinos"].values():
             answer["volta"] = rec["chave"] in cities[answer["outra"]["chave"]]["destinos"]
+    timetables = _Timetables()
     for rec in cities.values():
-        rec["destinos"] = sorted((_answer(rec["place"], a, weekdays) for a in rec["destinos"].values()),
+        rec["destinos"] = sorted((_answer(rec["place"], a, weekdays, timetables) for a in rec["destinos"].values()),
                                  key=lambda a: (collation_key(a["outra"]["nome"]), a["outra"]["uf"]))
         for answer in rec["destinos"]:
             answer["bilhetes"] = (tickets or {}).get((rec["chave"], answer["outra"]["chave"]), [])
+        rec["fontes"] = sources
         rec["linhas"] = len(rec["linhas"])
         rec["grafias"] = sorted(rec["grafias"])
         rec["apelidos"] = [(g, resolve(g, rec["uf"]).motivo) for g in rec["grafias"]
                            if resolve(g, rec["uf"]).resolucao == BY_ALIAS]
     return sorted(cities.values(), key=lambda c: (collation_key(c["nome"]), c["uf"]))
+
+
+def _how(here_src: tuple, there_src: tuple, terminals: tuple, served: set) -> str:
+    """How a line links two spellings of places (:data:`HOW`): its terminals, a section, or its stops."""
+    if (here_src, there_src) in (terminals, terminals[::-1]):
+        return "terminais"
+    if (here_src, there_src) in served or (there_src, here_src) in served:
+        return "secao"
+    return "paradas"
 
 
 def _stop_pairs(stops) -> list[tuple[tuple[str, str], tuple[str, str]]]:
@@ -169,38 +247,104 @@ def _stop_pairs(stops) -> list[tuple[tuple[str, str], tuple[str, str]]]:
     return out
 
 
-def _answer(here: Place, answer: Record, weekdays: list[str]) -> Record:
+class _Timetables(dict):
+    """Each line's passenger timetable (its rows but the test company's) by direction, and whether its times
+    are placeholders: worked out once per line, not once per pair it serves (a line with 20 stops serves 190)."""
+
+    def of(self, line: dict) -> tuple[dict[str, list[dict]], bool]:
+        found = self.get(line["prefixo"])
+        if found is None:
+            rows = _passenger_departures(line)
+            by_direction: dict[str, list[dict]] = {}
+            for h in rows:
+                by_direction.setdefault(h["sentido"], []).append(h)
+            found = self[line["prefixo"]] = (by_direction, has_placeholder_times(h["horario"] for h in rows))
+        return found
+
+
+def _answer(here: Place, answer: Record, weekdays: list[str], timetables: _Timetables) -> Record:
+    """The answer from ``here`` to ``answer["outra"]``: each line that serves it (how, with the terminals filed
+    under a municipality said), its carriers, its weekly departures from ``here`` (a placeholder line's
+    apart) and fares; the departures, one row per line and time; the lines paralysed for the pair."""
     stopped = answer["paralisadas"]  # a line paralysed for this pair is not offered, even if it serves it otherwise
     lines = sorted((x for x in answer["linhas"].values() if x["prefixo"] not in stopped), key=lambda x: x["prefixo"])
     names = answer["nomes"]
-    grid: dict[str, dict] = {}
-    items = []
+    items, departures = [], []
     for line in lines:
+        how, here_src, there_src = answer["como"][line["prefixo"]]
         sentido = _departures_from(line, here)
-        trips = 0
-        if sentido is not None:
-            for h in line["horarios"]:
-                if h["sentido"] != sentido:
-                    continue
-                slot = grid.setdefault(h["horario"], {"dias": [False] * len(weekdays), "linhas": []})
-                for k, day in enumerate(weekdays):
-                    if h[day]:
-                        slot["dias"][k] = True
-                        trips += 1
-                if line["prefixo"] not in slot["linhas"]:
-                    slot["linhas"].append(line["prefixo"])
+        by_direction, placeholder = timetables.of(line)
+        rows = _departure_rows(line, by_direction.get(sentido, []), weekdays, placeholder) if sentido else []
+        departures += rows
+        trips = sum(sum(r["dias"]) for r in rows)
         fares = [f for f in line["tarifas"] if f["vigente"] and (
             (fold(f["origem"]), fold(f["destino"])) in names or (fold(f["destino"]), fold(f["origem"])) in names)]
-        by_stops = line["prefixo"] not in answer.get("por_secao_ou_terminal", ())
-        items.append(Record(linha=line, sentido=sentido, partidas_semana=trips if sentido else None, por_paradas=by_stops,
-                            transportadoras=line["transportadoras"],
+        items.append(Record(linha=line, sentido=sentido, como=how,
+                            por_paradas=how == "paradas", por_secao=how == "secao" and sentido is None,
+                            # placeholder times are no departure a passenger can take: not counted
+                            partidas_semana=(0 if placeholder else trips) if sentido else None,
+                            sem_horario=placeholder and bool(rows), partidas_sem_horario=trips if placeholder else 0,
+                            nota=PLACEHOLDER_NOTE if placeholder and rows else None,
+                            notas=_alias_notes(here_src, there_src),
+                            transportadoras=[c for c in line["transportadoras"] if not is_test_carrier(c)],
                             tarifas=sorted(fares, key=lambda f: (f["categoria"], f["origem"]))))
-    partidas = [Record(horario=t, dias=v["dias"], linhas=v["linhas"]) for t, v in sorted(grid.items())]
     paralisadas = [Record(linha=line, desde=since) for _, (line, since) in sorted(stopped.items())]
-    return Record(outra=answer["outra"], linhas=items, partidas=partidas, paralisadas=paralisadas, volta=answer["volta"],
+    return Record(outra=answer["outra"], linhas=items, partidas=sorted(departures, key=_departure_order),
+                  paralisadas=paralisadas, volta=answer["volta"],
                   partidas_semana=sum(i["partidas_semana"] or 0 for i in items),
+                  partidas_sem_horario=sum(i["partidas_sem_horario"] for i in items),
                   transportadoras=sorted({c["cnpj"]: c for i in items for c in i["transportadoras"]}.values(),
                                          key=lambda c: collation_key(c["razao_social"])))
+
+
+def _departure_rows(line: dict, rows: list[dict], weekdays: list[str], placeholder: bool) -> list[Record]:
+    """The departures of ``line`` from its ``rows`` of the timetable (one direction): one per time,
+    carrier, service class and months, with the weekdays it runs on. Rows that differ in nothing a
+    passenger sees (the vehicle's text, the authorisation date) and run on other days are one departure;
+    two that share a day stay two (two buses at that time), so that the rows' weekdays add up to the
+    weekly departures. ``meses`` is None when the departure runs all year."""
+    out: list[Record] = []
+    by_key: dict[tuple, list[Record]] = {}
+    for h in rows:
+        days = [bool(h[d]) for d in weekdays]
+        months = None if len(h["meses"]) == h["todos_os_meses"] else list(h["meses"])
+        key = (h["horario"], h["transportadora_cnpj"], h["categoria"], None if months is None else tuple(months))
+        for row in by_key.setdefault(key, []):
+            if not any(a and b for a, b in zip(row["dias"], days)):
+                row["dias"] = [a or b for a, b in zip(row["dias"], days)]
+                break
+        else:
+            row = Record(horario=h["horario"], sem_horario=placeholder, nota=PLACEHOLDER_NOTE if placeholder else None,
+                         linha=line, transportadora=h.get("transportadora"), categoria=h["categoria"], dias=days,
+                         meses=months)
+            by_key[key].append(row)
+            out.append(row)
+    return out
+
+
+def _departure_order(row: Record) -> tuple:
+    """By time (the placeholder rows last: 00:00 is not the first departure of the day), then line,
+    carrier, class, months and weekdays: the same order on every build."""
+    carrier = row["transportadora"] or {}
+    return (row["sem_horario"], row["horario"], row["linha"]["prefixo"],
+            collation_key(carrier.get("razao_social") or ""), carrier.get("cnpj") or "", row["categoria"] or "",
+            row["meses"] is not None, tuple(row["meses"] or ()), tuple(not d for d in row["dias"]))
+
+
+def _alias_notes(here_src: tuple[str, str], there_src: tuple[str, str]) -> list[str]:
+    """What the answer says of an end of the line's link to the pair that the source names apart and the
+    portal files under a municipality (an administrative region of the DF, a district): ``parte de
+    Taguatinga (DF), região administrativa de Brasília``, ``chega a Jamapará (RJ), distrito de Sapucaia``,
+    from the alias table's ``parte`` (pipeline/places/apelidos.csv). An old spelling of the same
+    municipality (MOJI-MIRIM) is no other place, and says nothing."""
+    out = []
+    for verb, (name, uf) in (("parte de", here_src), ("chega a", there_src)):
+        if resolve(name, uf).resolucao != BY_ALIAS:
+            continue
+        part = getattr(aliases().get((fold(name), (uf or "").upper())), "parte", "")
+        if part:
+            out.append(f"{verb} {part}")
+    return out
 
 
 def _place_json(rec: Record) -> dict:
@@ -209,11 +353,13 @@ def _place_json(rec: Record) -> dict:
 
 def index_json(cities: list[Record]) -> list[dict]:
     """``/cidades/index.json``: every place with its folded spellings, for the form to match what a
-    person types (``sao paulo``, ``SÃO PAULO``) without loading any city's answers, and the positions
-    in this list of the places it has an answer for (so no answer file is asked for in vain)."""
+    person types (``sao paulo``, ``SÃO PAULO``) without loading any city's answers, the positions
+    in this list of the places it has an answer for (so no answer file is asked for in vain), and
+    ``linhas``, how many lines serve it (the test company's not counted): a measure of its service."""
     position = {c["chave"]: k for k, c in enumerate(cities)}
     return [dict(_place_json(c), busca=sorted({c["busca"], *(fold(g) for g in c["grafias"])}),
-                 destinos=sorted(position[r["outra"]["chave"]] for r in c["destinos"])) for c in cities]
+                 destinos=sorted(position[r["outra"]["chave"]] for r in c["destinos"]), linhas=c["linhas"])
+            for c in cities]
 
 
 def answer_file(frm: Record, to: Record) -> str:
@@ -221,29 +367,51 @@ def answer_file(frm: Record, to: Record) -> str:
     return urls.pair_path(frm, to).rstrip("/") + ".json"
 
 
+def _carrier_json(carrier) -> dict | None:
+    return {"nome": carrier["razao_social"], "url": carrier["url"]} if carrier else None
+
+
+def _departure_json(row: Record, label) -> dict:
+    """A departure as the form shows it: ``dias`` a flag per weekday (Monday first), ``meses`` the months'
+    names or None all year; a placeholder time keeps its ``horario`` and says so (``sem_horario``, ``nota``)."""
+    out = {"horario": row["horario"], "sem_horario": row["sem_horario"], "linha": row["linha"]["prefixo"],
+           "url": row["linha"]["url"], "transportadora": _carrier_json(row["transportadora"]),
+           "categoria": label(row["categoria"]), "dias": row["dias"], "meses": row["meses"]}
+    if row["sem_horario"]:
+        out["nota"] = row["nota"]
+    return out
+
+
 def answers_json(rec: Record, label) -> dict[str, dict]:
     """One small JSON file per destination of ``rec`` (path -> content), with the same answer as the
     city's page: the form fetches only the pair it was asked. ``label`` gives a category's pt-BR label."""
+    sources = rec.get("fontes")
     return {answer_file(rec, r["outra"]): {
         "de": _place_json(rec),
         "para": _place_json(r["outra"]),
         "partidas_semana": r["partidas_semana"],
+        # weekly departures of lines whose times are the export's placeholder (pipeline/site/placeholders.py)
+        "partidas_sem_horario": r["partidas_sem_horario"],
         "linhas": [
             {"prefixo": i["linha"]["prefixo"], "url": i["linha"]["url"],
              "ligacao": ligacao(i["linha"]),
-             "por_secao": i["sentido"] is None and not i["por_paradas"], "por_paradas": i["por_paradas"],
+             "por_secao": i["por_secao"], "por_paradas": i["por_paradas"],
+             "notas": i["notas"],  # a terminal the source names apart, filed under a municipality
              "partidas_semana": i["partidas_semana"],
-             "transportadoras": [{"nome": c["razao_social"], "url": c["url"]}
-                                 for c in i["transportadoras"]],
+             "sem_horario": i["sem_horario"], "partidas_sem_horario": i["partidas_sem_horario"], "nota": i["nota"],
+             "transportadoras": [_carrier_json(c) for c in i["transportadoras"]],
              "tarifas": [{"categoria": label(f["categoria"]), "trecho": f"{f['origem']} – {f['destino']}",
                           "valor": f["valor"]} for f in i["tarifas"]]}
             for i in r["linhas"]
         ],
-        "partidas": [{"horario": p["horario"], "dias": p["dias"], "linhas": p["linhas"]} for p in r["partidas"]],
-        # lines the regulator publishes as paralysed for this pair: said, never offered
+        "partidas": [_departure_json(p, label) for p in r["partidas"]],
         # Monitriip: tickets and the mean amount paid, month by month of travel (numbers, and the month as text)
         "bilhetes": [{"mes": m["mes"], "mes_texto": mes_br(m["mes"]), "bilhetes": m["bilhetes"],
                       "pagos": m["pagos"], "valor_medio_pago": m["valor_medio_pago"]} for m in r["bilhetes"]],
+        # lines the regulator publishes as paralysed for this pair: said, never offered
         "paralisadas": [{"prefixo": x["linha"]["prefixo"], "url": x["linha"]["url"], "ligacao": ligacao(x["linha"]),
                          "desde": x["desde"].isoformat(), "desde_texto": data_br(x["desde"])} for x in r["paralisadas"]],
+        # where the answer comes from, of when, and what it cannot consider (answer_sources)
+        "fonte": sources["fonte"] if sources else None,
+        "nao_cobertas": sources["nao_cobertas"] if sources else [],
     } for r in rec["destinos"]}

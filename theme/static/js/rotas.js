@@ -27,13 +27,16 @@
     return hits;
   }
 
-  function table(caption, head, rows) {
-    var t = el("table"), thead = el("thead"), tr = el("tr"), tbody = el("tbody");
+  // a table of the answer: the first cell of a row is its header; ``opts.attrs`` the table's attributes,
+  // ``opts.rowAttrs[k]`` those of row k
+  function table(caption, head, rows, opts) {
+    opts = opts || {};
+    var t = el("table", null, opts.attrs || {}), thead = el("thead"), tr = el("tr"), tbody = el("tbody");
     t.appendChild(el("caption", caption));
     head.forEach(function (h) { tr.appendChild(el("th", h, { scope: "col" })); });
     thead.appendChild(tr); t.appendChild(thead);
-    rows.forEach(function (cells) {
-      var row = el("tr");
+    rows.forEach(function (cells, r) {
+      var row = el("tr", null, (opts.rowAttrs || [])[r] || {});
       cells.forEach(function (c, k) {
         var cell = el(k === 0 ? "th" : "td", null, k === 0 ? { scope: "row" } : {});
         (Array.isArray(c) ? c : [c]).forEach(function (part, n) {
@@ -46,6 +49,56 @@
     });
     t.appendChild(tbody);
     return t;
+  }
+
+  function number(n) { return n.toLocaleString("pt-BR"); }
+
+  // the same words as pipeline/site/cities.py sources_sentence(): the answer's sources, and what it cannot consider
+  function sourcesSentence(r) {
+    var text = r.fonte ? "Fonte: " + r.fonte + "." : "Fonte: nenhuma fonte cobre estas tabelas.";
+    var missing = r.nao_cobertas || [];
+    if (missing.length) {
+      text += " Esta resposta não considera " + (missing.length === 1 ? missing[0]
+        : missing.slice(0, -1).join(", ") + " nem " + missing[missing.length - 1]) + ": as fontes deste site não os incluem.";
+    }
+    return text;
+  }
+
+  // "Seg, Qua, Sex", "todos os dias" (theme/templates/_rota.html)
+  function days(flags) {
+    var on = DIAS.filter(function (d, k) { return flags[k]; });
+    return on.length === DIAS.length ? "todos os dias" : on.length ? on.join(", ") : "nenhum dia marcado na fonte";
+  }
+
+  // what a line's row says of how it links the pair, and of a terminal filed under a municipality
+  function linkText(l, de, para) {
+    var text = l.ligacao + (l.por_paradas ? "; para em " + de.nome + " e depois em " + para.nome + " no seu esquema operacional"
+      : l.por_secao ? "; para em " + de.nome + " por uma seção (art. 3º XXI)" : "");
+    (l.notas || []).forEach(function (n) { text += "; " + n; });
+    return text;
+  }
+
+  function weekly(l) {
+    if (l.partidas_semana === null) { return "sem horários desta parada na fonte"; }
+    return l.sem_horario ? number(l.partidas_sem_horario) + ", não contadas: " + l.nota : number(l.partidas_semana);
+  }
+
+  // one row per line and time (pipeline/site/cities.py), filtered by theme/static/js/partidas.js
+  function departures(de, r) {
+    var caption = "Partidas de " + de.nome + " para " + r.para.nome + ": " + number(r.partidas_semana) + " por semana" +
+      (r.partidas_sem_horario ? ", mais " + number(r.partidas_sem_horario) + " sem horário informado pela fonte, não contadas" : "") +
+      "; uma por linha e horário";
+    return table(caption, ["Horário", "Linha", "Transportadora", "Classe", "Dias", "Meses"],
+      r.partidas.map(function (p) {
+        return [p.sem_horario ? p.nota : p.horario, link(p.linha, p.url),
+          p.transportadora ? link(p.transportadora.nome, p.transportadora.url) : "—", p.categoria, days(p.dias),
+          p.meses === null ? "o ano todo" : "só em " + p.meses.join(", ")];
+      }), {
+        attrs: { "class": "partidas cartoes", "data-partidas": "" },
+        rowAttrs: r.partidas.map(function (p) {
+          return { "data-dias": p.dias.map(function (on) { return on ? "1" : "0"; }).join(""), "data-categoria": p.categoria };
+        })
+      });
   }
 
   function render(out, de, dest) {
@@ -64,20 +117,30 @@
         li.appendChild(document.createTextNode(", linha " + x.ligacao + ": trecho paralisado desde " + x.desde_texto));
       });
     }
-    out.appendChild(el("p", r.linhas.length + (r.linhas.length === 1 ? " linha" : " linhas") + ", " +
-      r.partidas_semana.toLocaleString("pt-BR") + " partidas por semana a partir de " + de.nome + "."));
-    if (r.linhas.length) out.appendChild(table("Linhas", ["Linha", "Ligação", "Transportadoras", "Partidas por semana"],
-      r.linhas.map(function (l) {
-        return [link(l.prefixo, l.url), l.ligacao + (l.por_paradas ? "; para em " + de.nome + " e depois em " + r.para.nome +
-          " no seu esquema operacional" : l.por_secao ? "; para em " + de.nome + " por uma seção" : ""),
-          l.transportadoras.length ? l.transportadoras.map(function (c) { return link(c.nome, c.url); }) : "—",
-          l.partidas_semana === null ? "sem horários desta parada na fonte" : l.partidas_semana.toLocaleString("pt-BR")];
-      })));
+    out.appendChild(el("p", r.linhas.length + (r.linhas.length === 1 ? " linha" : " linhas") +
+      (r.partidas_semana ? ", " + number(r.partidas_semana) + (r.partidas_semana === 1 ? " partida" : " partidas") +
+        " por semana a partir de " + de.nome : "") +
+      (r.partidas_sem_horario ? "; " + number(r.partidas_sem_horario) + (r.partidas_sem_horario === 1 ? " partida" : " partidas") +
+        " por semana de linhas sem horário informado pela fonte (00:00 na exportação), não contadas" : "") + "."));
+    out.appendChild(el("p", sourcesSentence(r), { "class": "fonte" }));
+    if (r.linhas.length) {
+      out.appendChild(table("Linhas de " + de.nome + " (" + de.uf + ") para " + r.para.nome + " (" + r.para.uf + ")",
+        ["Linha", "Ligação", "Transportadoras", "Partidas por semana"],
+        r.linhas.map(function (l) {
+          return [link(l.prefixo, l.url), linkText(l, de, r.para),
+            l.transportadoras.length ? l.transportadoras.map(function (c) { return link(c.nome, c.url); }) : "—", weekly(l)];
+        }), { attrs: { "class": "rota-linhas cartoes" } }));
+    }
+    var stopped = r.paralisadas && r.paralisadas.length;
     if (r.partidas.length) {
-      out.appendChild(table("Partidas de " + de.nome + " para " + r.para.nome, ["Horário"].concat(DIAS, ["Linhas"]),
-        r.partidas.map(function (p) {
-          return [p.horario].concat(p.dias.map(function (on) { return on ? "✓" : ""; }), [p.linhas.join(", ")]);
-        })));
+      var grid = out.appendChild(departures(de, r));
+      if (window.portal.partidas) { window.portal.partidas(grid); }
+    } else if (stopped && !r.linhas.length) {
+      out.appendChild(el("p", "Nenhuma partida oferecida de " + de.nome + " para " + r.para.nome +
+        ": o trecho está paralisado em todas as linhas que o servem.", { "class": "vazio" }));
+    } else if ((r.nao_cobertas || []).indexOf("quadros de horários") < 0) {  // a source covers the timetable
+      out.appendChild(el("p", "Nenhuma partida de " + de.nome + " para " + r.para.nome + " nos quadros de horários das fontes" +
+        (stopped ? ", além das linhas paralisadas para este trecho" : "") + ".", { "class": "vazio" }));
     }
     var fares = [];
     r.linhas.forEach(function (l) {
@@ -89,7 +152,7 @@
     if (r.bilhetes && r.bilhetes.length) {  // Monitriip: the same table as the pair's page
       out.appendChild(table("Bilhetes vendidos por mês da viagem (Monitriip)", ["Mês da viagem", "Bilhetes", "Pagos", "Valor médio pago"],
         r.bilhetes.map(function (m) {
-          return [m.mes_texto, m.bilhetes.toLocaleString("pt-BR"), m.pagos.toLocaleString("pt-BR"),
+          return [m.mes_texto, number(m.bilhetes), number(m.pagos),
             m.valor_medio_pago === null ? "—" : reais(m.valor_medio_pago)];
         })));
     }
