@@ -1,10 +1,11 @@
 // "De ... Para ...": answers in the page from /cidades/index.json and the pair's own small JSON
-// (pipeline/site/cities.py). Names match without accents or case. Every value is set as text, never as HTML.
+// (pipeline/site/cities.py). Places are found however typed by the rule of nomes.js (pipeline/matching.py):
+// accents, nicknames, "cidade uf", typing errors ("Você quis dizer"), a journey typed in "De" alone.
+// Every value is set as text, never as HTML.
 (function () {
   "use strict";
   var DIAS = ["Seg", "Ter", "Qua", "Qui", "Sex", "Sáb", "Dom"];
 
-  var fold = window.portal.fold;
   var el = window.portal.el;
 
   // the site may be served from a sub-path: the form's action (/cidades/, rewritten with the site) says which
@@ -13,18 +14,6 @@
 
   function reais(v) {
     return "R$ " + Number(v).toLocaleString("pt-BR", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  }
-
-  // "São Paulo (SP)", "sao paulo", "SAO PAULO/SP": the places whose name (or a source spelling) matches
-  function find(places, typed) {
-    var m = /^(.*\S)[\s(\/-]+([A-Za-z]{2,3})\)?\s*$/.exec(typed.trim());
-    var name = fold(typed), uf = null;
-    var hits = places.filter(function (p) { return p.busca.indexOf(name) >= 0; });
-    if (!hits.length && m && m[2]) {
-      name = fold(m[1]); uf = m[2].toUpperCase();
-      hits = places.filter(function (p) { return p.uf === uf && p.busca.indexOf(name) >= 0; });
-    }
-    return hits;
   }
 
   // a table of the answer: the first cell of a row is its header; ``opts.attrs`` the table's attributes,
@@ -123,14 +112,6 @@
       (r.partidas_sem_horario ? "; " + number(r.partidas_sem_horario) + (r.partidas_sem_horario === 1 ? " partida" : " partidas") +
         " por semana de linhas sem horário informado pela fonte (00:00 na exportação), não contadas" : "") + "."));
     out.appendChild(el("p", sourcesSentence(r), { "class": "fonte" }));
-    if (r.linhas.length) {
-      out.appendChild(table("Linhas de " + de.nome + " (" + de.uf + ") para " + r.para.nome + " (" + r.para.uf + ")",
-        ["Linha", "Ligação", "Transportadoras", "Partidas por semana"],
-        r.linhas.map(function (l) {
-          return [link(l.prefixo, l.url), linkText(l, de, r.para),
-            l.transportadoras.length ? l.transportadoras.map(function (c) { return link(c.nome, c.url); }) : "—", weekly(l)];
-        }), { attrs: { "class": "rota-linhas cartoes" } }));
-    }
     var stopped = r.paralisadas && r.paralisadas.length;
     if (r.partidas.length) {
       var grid = out.appendChild(departures(de, r));
@@ -141,6 +122,14 @@
     } else if ((r.nao_cobertas || []).indexOf("quadros de horários") < 0) {  // a source covers the timetable
       out.appendChild(el("p", "Nenhuma partida de " + de.nome + " para " + r.para.nome + " nos quadros de horários das fontes" +
         (stopped ? ", além das linhas paralisadas para este trecho" : "") + ".", { "class": "vazio" }));
+    }
+    if (r.linhas.length) {
+      out.appendChild(table("Linhas de " + de.nome + " (" + de.uf + ") para " + r.para.nome + " (" + r.para.uf + ")",
+        ["Linha", "Ligação", "Transportadoras", "Partidas por semana"],
+        r.linhas.map(function (l) {
+          return [link(l.prefixo, l.url), linkText(l, de, r.para),
+            l.transportadoras.length ? l.transportadoras.map(function (c) { return link(c.nome, c.url); }) : "—", weekly(l)];
+        }), { attrs: { "class": "rota-linhas cartoes" } }));
     }
     var fares = [];
     r.linhas.forEach(function (l) {
@@ -160,12 +149,15 @@
     h.focus();
   }
 
+  function label(p) { return p.nome + " (" + p.uf + ")"; }
+
+  // a message; ``choices``: [text, href] links (a place to choose keeps the other end of the trip)
   function say(out, text, choices) {
     out.textContent = "";
     out.appendChild(el("p", text, { role: "status" }));
     if (choices && choices.length) {
-      var ul = el("ul");
-      choices.slice(0, 20).forEach(function (p) { ul.appendChild(el("li")).appendChild(link(p.nome + " (" + p.uf + ")", p.url)); });
+      var ul = el("ul", null, { "class": "escolhas" });
+      choices.slice(0, 20).forEach(function (c) { ul.appendChild(el("li")).appendChild(el("a", c[0], { href: c[1] })); });
       out.appendChild(ul);
     }
   }
@@ -182,34 +174,97 @@
     var out = document.getElementById("resposta");
     if (!form || !out || !window.fetch) { return; }
     base = window.portal.base(form);
-    var places = getJSON(base + "/cidades/index.json");
-    places.then(function (list) {
+    var nomes = window.portal.nomes;
+    var loaded = nomes.load(base);
+    loaded.then(function (data) {
       var datalist = document.getElementById("lista-cidades");
-      list.forEach(function (p) { datalist.appendChild(el("option", null, { value: p.nome + " (" + p.uf + ")" })); });
+      data.places.forEach(function (p) { datalist.appendChild(el("option", null, { value: label(p) })); });
     });
+
+    // this page with the two ends in its address: a choice, a shared answer and a reload give the same
+    function here(de, para) {
+      var url = new URL(window.location.href);
+      url.searchParams.set("de", de);
+      if (para) { url.searchParams.set("para", para); } else { url.searchParams.delete("para"); }
+      url.hash = "";
+      return url.pathname + url.search;
+    }
+
+    // a place typed: null when it is settled, else what to say (none found, or which to choose)
+    function unsettled(found, typed, end, other) {
+      if (!found.items.length) { return ["Nenhuma cidade encontrada para “" + typed + "”. Confira o nome ou escolha na lista de cidades.", [["Lista de cidades", base + "/cidades/"]]]; }
+      if (found.unique) { return null; }
+      return ["Mais de uma cidade corresponde a “" + typed + "”: escolha uma.",
+        found.items.slice(0, 20).map(function (p) {
+          return [label(p), end === "de" ? here(label(p), other) : here(other, label(p))];
+        })];
+    }
+
+    function notesOf(found, rules) {
+      var notes = [], part = nomes.part(found, rules);
+      if (found.level === 2) { notes.push(rules.mensagens.quis_dizer.replace("{nome}", label(found.items[0]))); }
+      if (part) { notes.push(part + ": as linhas estão na resposta de " + found.items[0].nome + "."); }
+      return notes;
+    }
+
     function answer(deText, paraText, push) {
-      places.then(function (list) {
-        var de = find(list, deText), para = paraText ? find(list, paraText) : [];
-        if (!de.length) { return say(out, "Nenhuma cidade encontrada para “" + deText + "”."); }
-        if (de.length > 1) { return say(out, "Mais de uma cidade corresponde a “" + deText + "”: escolha uma (acrescente a UF, por exemplo “" + de[0].nome + " (" + de[0].uf + ")”).", de); }
-        if (!paraText) { window.location.href = base + de[0].url; return; }
-        if (!para.length) { return say(out, "Nenhuma cidade encontrada para “" + paraText + "”."); }
-        if (para.length > 1) { return say(out, "Mais de uma cidade corresponde a “" + paraText + "”: acrescente a UF, por exemplo “" + para[0].nome + " (" + para[0].uf + ")”.", para); }
-        if (push) {
-          var url = new URL(window.location.href);
-          url.searchParams.set("de", deText); url.searchParams.set("para", paraText);
-          window.history.replaceState(null, "", url.toString());
+      loaded.then(function (data) {
+        var list = data.places, rules = data.rules, deFound, paraFound;
+        if (!paraText.trim()) {
+          var journey = nomes.findJourney(list, deText, rules);
+          if (!journey) {  // the origin alone: stay in the form and ask for the destination
+            var only = nomes.findPlace(list, deText, rules), problem = unsettled(only, deText, "de", "");
+            if (problem) { return say(out, problem[0], problem[1]); }
+            say(out, "De " + label(only.items[0]) + " para onde? Escreva o destino, ou veja todos os destinos a partir de " +
+              only.items[0].nome + ".", [["Destinos a partir de " + label(only.items[0]), base + only.items[0].url]]);
+            form.elements.para.focus();
+            return;
+          }
+          deFound = journey[0]; paraFound = journey[1];
+          // both ends were typed in "De": each choice keeps the other end by its name
+          deText = deFound.unique ? label(deFound.items[0]) : deText;
+          paraText = paraFound.unique ? label(paraFound.items[0]) : label(paraFound.items[0]);
+          form.elements.de.value = deText; form.elements.para.value = paraText;
+        } else {
+          deFound = nomes.findPlace(list, deText, rules); paraFound = nomes.findPlace(list, paraText, rules);
         }
-        if (de[0].destinos.indexOf(list.indexOf(para[0])) < 0) {
-          return say(out, "Nenhuma linha das fontes liga " + de[0].nome + " (" + de[0].uf + ") a " + para[0].nome + " (" + para[0].uf + ").", []);
+        var problem = unsettled(deFound, deText, "de", paraText) || unsettled(paraFound, paraText, "para", deText);
+        if (problem) { return say(out, problem[0], problem[1]); }
+        var de = deFound.items[0], para = paraFound.items[0];
+        var notes = notesOf(deFound, rules).concat(notesOf(paraFound, rules));
+        if (push) { window.history.replaceState(null, "", here(deText, paraText)); }
+        if (de === para) {
+          return say(out, "Origem e destino são a mesma cidade, " + label(de) + ". Escolha outro destino.",
+            [["Destinos a partir de " + label(de), base + de.url]]);
         }
-        return getJSON(base + de[0].url + "para/" + para[0].chave.replace("/", "-") + ".json").then(function (hit) {
+        if (de.destinos.indexOf(list.indexOf(para)) < 0) {
+          var fill = function (text) {
+            return text.replace(/\{de\}/g, label(de)).replace(/\{para\}/g, label(para)).replace(/\{estado\}/g, rules.estados[de.uf] || de.uf);
+          };
+          say(out, notes.concat([fill(rules.mensagens.sem_linha) + (de.uf === para.uf ? " " + fill(rules.mensagens.mesmo_estado) : "")]).join(" "),
+            [["Destinos a partir de " + label(de), base + de.url]]);
+          return;
+        }
+        return getJSON(base + de.url + "para/" + para.chave.replace("/", "-") + ".json").then(function (hit) {
           render(out, hit.de, hit);
+          var heading = out.querySelector("h2");
+          notes.slice().reverse().forEach(function (n) {
+            out.insertBefore(el("p", n, { "class": "nota", role: "status" }), heading ? heading.nextSibling : out.firstChild);
+          });
         });
       }).catch(function (err) { say(out, "Não foi possível carregar os dados das cidades (" + err.message + ")."); });
     }
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
+      answer(form.elements.de.value, form.elements.para.value, true);
+    });
+    out.addEventListener("click", function (ev) {  // a choice of place: answered here, the other end kept
+      var a = ev.target.closest ? ev.target.closest("ul.escolhas a") : null;
+      if (!a || a.getAttribute("href").indexOf("?") < 0) { return; }
+      ev.preventDefault();
+      var params = new URL(a.href).searchParams;
+      form.elements.de.value = params.get("de") || "";
+      form.elements.para.value = params.get("para") || "";
       answer(form.elements.de.value, form.elements.para.value, true);
     });
     var params = new URLSearchParams(window.location.search);
