@@ -50,6 +50,9 @@ def first(folder: Path, text: str) -> tuple[list[tuple[str, str, str, str]], lis
     if ident:
         url, label, kind = ident
         hits.append((kind.lower(), fold(text).replace(" ", ""), label, url))
+    named, typo = matching.rank_names(text, data["nomes"])
+    # a name matched as typed (the carrier VIAÇÃO CAIÇARA) outranks a place guessed from a typing error
+    guesses = not named or typo
     journey = matching.find_journey(places, text)
     if journey:
         de, para = journey[0].best, journey[1].best
@@ -66,13 +69,12 @@ def first(folder: Path, text: str) -> tuple[list[tuple[str, str, str, str]], lis
             notes.append(messages["quis_dizer"].format(nome=title))
     else:
         found = matching.find_place(places, text)
-        if found.items and (found.level == matching.EXACT or found.unique):
+        if found.items and (found.level == matching.EXACT or found.unique) and (guesses or found.level != matching.TYPO):
             for k, p in enumerate(found.items[:1 if found.unique else 3]):
                 part = matching.rules()["partes"].get(f"{p['uf']}/{found.spelling}", "") if k == 0 else ""
                 hits.append(("cidade", p["chave"], _label(p) + (f" ({part})" if part else ""), p["url"]))
             if found.level == matching.TYPO:
                 notes.append(messages["quis_dizer"].format(nome=_label(found.best)))
-    named, typo = matching.rank_names(text, data["nomes"])
     for _, label, url, kind, *_ in named:  # the key from the address: /cidades/<uf>/<slug>/, /transportadoras/<cnpj>/
         path = url.strip("/").split("/")
         hits.append(("cidade", "/".join(path[1:]), label, url) if kind == "Cidade" else ("transportadora", path[-1], label, url))

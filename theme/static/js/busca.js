@@ -38,7 +38,8 @@
   function placeLabel(p) { return p.nome + " (" + p.uf + ")"; }
 
   // a journey ("sao paulo rio de janeiro", "de BH a Rio"): its answer first; a place: its page first
-  function places(q, data) {
+  // ``guesses``: no name matched as typed (a carrier VIAÇÃO CAIÇARA outranks a place guessed from a typo)
+  function places(q, data, guesses) {
     var out = [], list = data.places, rules = data.rules;
     var journey = nomes.findJourney(list, q, rules);
     if (journey) {
@@ -57,7 +58,7 @@
       return out;
     }
     var found = nomes.findPlace(list, q, rules);
-    if (found.items.length && (found.level === 0 || found.unique)) {
+    if (found.items.length && (found.level === 0 || found.unique) && (guesses || found.level !== 2)) {
       found.items.slice(0, found.unique ? 1 : 3).forEach(function (p, k) {
         var part = k === 0 ? nomes.part(found, rules) : "";
         out.push({ kind: "Cidade", title: placeLabel(p), url: p.url, typo: found.level === 2,
@@ -152,7 +153,7 @@
         rulesLoaded = rules;
         var ranked = rules ? rankNames(q, r[0] || [], rules) : { items: [], typo: false };
         return { names: ranked.items, typoNames: ranked.typo, ident: r[1], notice: r[2] ? r[2][k] || null : null,
-                 places: r[3] ? places(q, r[3]) : [], looksLikeNotice: k.length >= 4 && /^[0-9]+$/.test(k) };
+                 places: r[3] ? places(q, r[3], !ranked.items.length || ranked.typo) : [], looksLikeNotice: k.length >= 4 && /^[0-9]+$/.test(k) };
       });
     }
 
