@@ -404,10 +404,12 @@ def test_de_para_says_when_no_line_links_two_places_or_a_name_is_unknown(tab):
     page.get_by_label("De", exact=True).fill("Cristalina")
     page.get_by_label("Para", exact=True).fill("Corumbá")
     page.get_by_role("button", name="Ver linhas e horários").click()
-    expect(page.locator("#resposta")).to_have_text("Nenhuma linha das fontes liga Cristalina (GO) a Corumbá (MS).")
+    status = page.locator("#resposta [role=status]")
+    expect(status).to_have_text("Nenhuma linha das fontes liga Cristalina (GO) a Corumbá (MS).")
+    expect(page.get_by_role("link", name="Destinos a partir de Cristalina (GO)")).to_be_visible()  # a way onward
     page.get_by_label("Para", exact=True).fill("Atlântida")
     page.get_by_role("button", name="Ver linhas e horários").click()
-    expect(page.locator("#resposta")).to_have_text("Nenhuma cidade encontrada para “Atlântida”.")
+    expect(status).to_have_text("Nenhuma cidade encontrada para “Atlântida”. Confira o nome ou escolha na lista de cidades.")
     assert tab.console_errors == []
 
 

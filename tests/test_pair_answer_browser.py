@@ -48,8 +48,10 @@ def test_the_departures_filter_by_weekday_and_class_from_the_keyboard(browser, p
         day, kind = page.get_by_label("Dia da semana"), page.get_by_label("Classe")
         status = page.locator(".filtro-partidas [role=status]")
         expect(status).to_have_text("3 partidas na tabela.")
-        # by keyboard alone: Tab from the table's preceding link reaches both controls in order
-        page.locator("table.rota-linhas a").last.focus()
+        # by keyboard alone: Tab from the last link before the filters reaches both controls in order
+        page.locator(".filtro-partidas").evaluate(
+            "box => [...document.querySelectorAll('main a')]"
+            ".filter((a) => a.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING).pop().focus()")
         page.keyboard.press("Tab")
         expect(day).to_be_focused()
         page.keyboard.press("Tab")
