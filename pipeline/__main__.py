@@ -164,6 +164,8 @@ def cmd_build(args) -> int:
         "versions_url": args.versoes_url,
         "search_index": not args.no_search,
         "whoosh_dir": Path(args.index),
+        "contact_email": args.contato_email,
+        "update_frequency": args.frequencia,
     }
     if args.processos is not None:
         overrides["workers"] = args.processos
@@ -333,6 +335,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--no-search", action="store_true", help="não gera o índice de busca (mais rápido)")
     b.add_argument("--index", default=str(Settings.__dataclass_fields__["whoosh_dir"].default), help=help_text("whoosh_dir"))
     b.add_argument("--processos", type=positive_int, help=help_text("workers"))
+    b.add_argument("--contato-email", default="", help=help_text("contact_email"))
+    b.add_argument("--frequencia", default="IRREG", help=help_text("update_frequency"))
     b.set_defaults(func=cmd_build)
 
     n = sub.add_parser("nightly", help="baixa as fontes, ingere, valida, gera, verifica os links e publica",

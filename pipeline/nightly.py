@@ -487,7 +487,9 @@ def _run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
                             lenient=config.lenient, base_path=config.base_path, site_url=config.site_url,
                             whoosh_dir=config.state / "busca",
                             previous=config.previous or (str(config.out) if published.is_file() else ""),
-                            versions_url=config.versions_url)
+                            versions_url=config.versions_url, update_frequency="DAILY",
+                            # the job's declared contact is the catalogues' e-mail when it is one (mailto:)
+                            contact_email=config.contato if config.contato.startswith("mailto:") else "")
         try:
             result = build(settings, progress=progress)
         except BuildError as exc:

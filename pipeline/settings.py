@@ -21,6 +21,30 @@ SITE_URL = re.compile(r"(?P<scheme>https?://)(?P<host>[A-Za-z0-9.-]*)(?::(?P<por
                       r"(?P<path>(?:/[A-Za-z0-9._~-]+)*)/?")
 
 
+# How often the catalogues say the data is updated (dct:accrualPeriodicity): the code of the EU frequency
+# vocabulary (http://publications.europa.eu/resource/authority/frequency/<código>), its pt-BR label, and the
+# ISO 8601 repeating duration Project Open Data v1.1 asks for in data.json ("irregular" where none fits).
+FREQUENCIES = {
+    "DAILY": ("diária", "R/P1D"),
+    "WEEKLY": ("semanal", "R/P1W"),
+    "MONTHLY": ("mensal", "R/P1M"),
+    "QUARTERLY": ("trimestral", "R/P3M"),
+    "ANNUAL": ("anual", "R/P1Y"),
+    "IRREG": ("irregular", "irregular"),
+}
+EU_FREQUENCY = "http://publications.europa.eu/resource/authority/frequency/"
+# The theme dados.gov.br asks for: the VCGE (Vocabulário Controlado do Governo Eletrônico, version 2, 2013-11-12,
+# published as SKOS under http://vocab.e.gov.br/id/governo; "Transporte Rodoviário" is notation 186, narrower
+# than #transportes)
+VCGE_SCHEME = "http://vocab.e.gov.br/id/governo#esquema"
+VCGE_ROAD_TRANSPORT = "http://vocab.e.gov.br/id/governo#transporte-rodoviario"
+# an e-mail address as Project Open Data's pattern accepts it (local part, @, a domain with a dot) and mail
+# servers deliver it: no spaces, no quoting, a top-level domain of letters
+EMAIL = re.compile(r"[A-Za-z0-9_~!$&'()*+,;=.-]+@(?P<domain>(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,63})")
+# domains reserved for examples and tests (RFC 2606, RFC 6761): an address there reaches no one
+RESERVED_DOMAINS = re.compile(r"(?:.*\.)?(?:example\.(?:com|net|org)|example|invalid|test|localhost|local)\Z", re.I)
+
+
 class SettingsError(ValueError):
     """A setting is wrong; the message says which and how to fix it (pt-BR, shown to the user)."""
 
@@ -71,6 +95,17 @@ class Settings:
         "help": "processos que geram as páginas em paralelo (padrão: um por núcleo disponível menos um, "
                 "que fica com os downloads e o índice de busca gravados ao lado)"})
     pelican_conf: Path = field(default=PROJECT_ROOT / "pelican.conf.py", metadata={"help": "configuração do Pelican"})
+    contact_email: str = field(default="", metadata={
+        "help": "e-mail de contato publicado nos catálogos (contactPoint do DCAT-AP e do data.json, que o Project "
+                "Open Data exige): o de quem mantém o portal; vazio: os catálogos apontam só a página /sobre/ e o "
+                "data.json fica sem o hasEmail que o esquema v1.1 exige"})
+    update_frequency: str = field(default="IRREG", metadata={
+        "help": "frequência de atualização declarada nos catálogos, um código do vocabulário de frequências da UE: "
+                + ", ".join(f"{k} ({v[0]})" for k, v in FREQUENCIES.items())
+                + "; padrão IRREG (um build feito à mão); o job noturno declara DAILY"})
+    vcge_theme: str = field(default=VCGE_ROAD_TRANSPORT, metadata={
+        "help": "tema do VCGE (Vocabulário Controlado do Governo Eletrônico) que o dados.gov.br pede, como URI"})
+    vcge_label: str = field(default="Transporte Rodoviário", metadata={"help": "o rótulo do tema do VCGE"})
 
     def __post_init__(self):
         data = tuple(Path(p) for p in ((self.data,) if isinstance(self.data, (str, Path)) else self.data))
@@ -84,6 +119,13 @@ class Settings:
             raise SettingsError(f"--processos deve ser um número inteiro maior que zero, não {self.workers!r}")
         if self.versions_url and not re.fullmatch(r"https?://[^\s\"'<>]+", self.versions_url):
             raise SettingsError(f'--versoes-url "{self.versions_url}" deve ser um endereço http:// ou https://')
+        object.__setattr__(self, "contact_email", check_email(self.contact_email))
+        if self.update_frequency not in FREQUENCIES:
+            raise SettingsError(f'--frequencia "{self.update_frequency}" não é um código do vocabulário de frequências '
+                                f"da UE aceito aqui: use {', '.join(FREQUENCIES)}")
+        if not re.fullmatch(r"https?://[^\s\"'<>]+", self.vcge_theme) or not self.vcge_label.strip():
+            raise SettingsError(f'tema do VCGE "{self.vcge_theme}" ({self.vcge_label!r}): informe o URI http(s) do '
+                                "termo e o seu rótulo, como http://vocab.e.gov.br/id/governo#transporte-rodoviario")
         base = check_base_path(self.base_path)
         if self.site_url:
             m = SITE_URL.fullmatch(self.site_url)
@@ -138,6 +180,25 @@ class Settings:
             if reason:
                 raise SettingsError(reason)
 
+
+
+def check_email(given: str) -> str:
+    """The contact e-mail the catalogues publish, without a ``mailto:``; "" when none is given. An address
+    that cannot be one (no domain, spaces, two @) or one of a domain reserved for examples is refused: a
+    catalogue that names it would send its readers nowhere."""
+    email = (given or "").strip()
+    if email.lower().startswith("mailto:"):
+        email = email[len("mailto:"):]
+    if not email:
+        return ""
+    m = EMAIL.fullmatch(email)
+    if not m:
+        raise SettingsError(f'--contato-email "{given}" não é um endereço de e-mail: use um como dados@orgao.gov.br '
+                            "(sem espaços nem acentos, um só @, um domínio com ponto)")
+    if RESERVED_DOMAINS.fullmatch(m["domain"]):
+        raise SettingsError(f'--contato-email "{given}": {m["domain"]} é um domínio reservado para exemplos e testes, '
+                            "que não recebe e-mail; informe o endereço real de quem mantém o portal, ou nenhum")
+    return email
 
 
 def check_base_path(given: str) -> str:

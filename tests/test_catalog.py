@@ -139,7 +139,7 @@ def test_dcat_temporal_coverage_where_known(descriptor, files, temporal):
     assert g.value(package, DCAT.startDate) == Literal(date(1994, 5, 1))
     assert g.value(package, DCAT.endDate) == Literal(date(2026, 3, 6))
     spatial = set(g.objects(URIRef(f"{SITE}/dados/infracoes/#tabela"), DCT.spatial))
-    assert URIRef("http://sws.geonames.org/3469034/") in spatial
+    assert URIRef("https://sws.geonames.org/3469034/") in spatial
 
 
 def test_dcat_without_site_url_writes_root_relative_iris(descriptor, files):
@@ -157,7 +157,8 @@ POD_REQUIRED = ("title", "description", "keyword", "modified", "publisher", "con
 
 
 def test_data_json_has_the_pod_required_fields(descriptor, files, temporal):
-    obj = catalog.data_json(descriptor, files, SITE, AS_OF, temporal, contact={"email": "dados@exemplo.gov.br"})
+    obj = catalog.data_json(descriptor, files, SITE, AS_OF, temporal,
+                            facts=catalog.Facts(contact_email="dados@exemplo.gov.br"))
     assert obj["conformsTo"] == "https://project-open-data.cio.gov/v1.1/schema"
     datasets = obj["dataset"]
     assert len(datasets) == len(descriptor["resources"]) + 1
@@ -281,7 +282,7 @@ def test_urls_are_absolute_under_a_site_sub_path(descriptor, files, temporal):
         assert f"{SITE}/dados/infracoes.csv" in {x["downloadURL"] for x in infracoes["distribution"]}
         s = catalog.schema_org(descriptor, files, site, AS_OF, temporal, table="infracoes")
         assert f"{SITE}/dados/infracoes.csv" in {x["contentUrl"] for x in s["distribution"]}
-        assert s["creator"]["url"] == f"{SITE}/"
+        assert s["creator"]["@type"] == "Organization" and s["creator"]["name"]
     g = _graph(catalog.dcat(descriptor, files, SITE, AS_OF, temporal), public_id="https://elsewhere.example/c.jsonld")
     urls = {str(u) for u in g.objects(None, DCAT.downloadURL)}
     assert all(u.startswith(f"{SITE}/dados/") for u in urls)
@@ -311,3 +312,176 @@ def test_script_tag_cannot_be_closed_by_hostile_text(descriptor, files):
     assert "<" not in inner and ">" not in inner and "&" not in inner
     assert "\\u003c/script\\u003e" in inner
     assert payload in json.loads(inner)["description"]  # the text itself is intact once parsed
+
+
+# --- publishers, dates, frequency, themes, kept releases (issue 26) -------------------------------
+
+ANTT = "ANTT — Agência Nacional de Transportes Terrestres"
+DECREE = {"name": "decreto-952-1993", "title": "Presidência da República, Decreto nº 952/1993, art. 78",
+          "path": "https://www.planalto.gov.br/ccivil_03/decreto/antigos/d0952.htm",
+          "publisher": "Presidência da República", "date": "1993-10-08", "fictional": False, "declared": True}
+REAL = {"name": "antt-horarios", "title": f"{ANTT}, Quadro de horários", "path": "https://dados.antt.gov.br/",
+        "publisher": ANTT, "date": "2026-10", "fictional": False, "declared": True}
+
+
+@pytest.fixture(scope="module")
+def real_descriptor():
+    return published_descriptor(load_schema(), AS_OF, [dict(REAL), dict(DECREE)])
+
+
+def _coverage(descriptor):
+    """Every table from the regulator's source but the decree's enquadramentos; the portal's own tables
+    (achados...) in no source's coverage."""
+    tables = {r["name"] for r in descriptor["resources"]}
+    cover = {t: ["antt-horarios"] for t in tables - {"achados", "inconsistencias", "municipios", "rejeitados"}}
+    cover["enquadramentos"] = ["decreto-952-1993"]
+    return cover
+
+
+def test_the_publisher_is_the_public_body_behind_each_source(real_descriptor, files):
+    facts = catalog.Facts(coverage=_coverage(real_descriptor))
+    g = _graph(catalog.dcat(real_descriptor, files, SITE, AS_OF, {}, facts=facts))
+    foaf = Namespace("http://xmlns.com/foaf/0.1/")
+
+    def publisher(table):
+        node = g.value(URIRef(f"{SITE}/dados/{table}/#tabela" if table else f"{SITE}/dados/#pacote"), DCT.publisher)
+        return str(g.value(node, foaf.name)), g.value(node, DCT.type)
+
+    national = URIRef("http://purl.org/adms/publishertype/NationalAuthority")
+    assert publisher("infracoes") == (ANTT, national)
+    assert publisher("achados") == (ANTT, national)  # computed by the portal from the regulator's data
+    assert publisher(None) == (ANTT, national)
+    assert publisher("enquadramentos") == ("Presidência da República", national)
+    # the catalogue itself is the portal's
+    cat = next(g.subjects(RDF.type, DCAT.Catalog))
+    assert str(g.value(g.value(cat, DCT.publisher), foaf.name)) == catalog.PORTAL_NAME
+    data = catalog.data_json(real_descriptor, files, SITE, AS_OF, {}, facts=facts)
+    assert {d["publisher"]["name"] for d in data["dataset"]} == {ANTT, "Presidência da República"}
+    org = catalog.schema_org(real_descriptor, files, SITE, AS_OF, {}, table="infracoes", facts=facts)
+    assert org["creator"] == org["publisher"] and org["publisher"]["name"] == ANTT
+    assert org["publisher"]["@type"] == "Organization"
+
+
+def test_a_fictional_or_undeclared_source_is_said_so(descriptor, files):
+    sample = json.loads(json.dumps(descriptor))
+    sample["sources"] = [{"name": "amostra-ficticia", "publisher": "Projeto do portal", "date": "2026-11-29",
+                          "fictional": True}]
+    data = catalog.data_json(sample, files, SITE, AS_OF, {})
+    assert all(d["publisher"]["name"] == f"Projeto do portal ({FICTIONAL_LABEL.lower()})" for d in data["dataset"])
+    undeclared = json.loads(json.dumps(descriptor))
+    undeclared["sources"] = [{"name": "nao-declarada-x", "publisher": "", "date": "", "declared": False}, DECREE]
+    g = _graph(catalog.dcat(undeclared, files, SITE, AS_OF, {}))
+    assert g.value(URIRef(f"{SITE}/dados/#pacote"), DCT.publisher) is None  # never the decree's for the folder
+    data = catalog.data_json(undeclared, files, SITE, AS_OF, {})
+    assert data["dataset"][0]["publisher"]["name"] == catalog.UNDECLARED_PUBLISHER
+
+
+def test_issued_and_modified_are_the_sources_dates_not_the_calculation_date(real_descriptor, files):
+    facts = catalog.Facts(coverage=_coverage(real_descriptor))
+    for as_of in (AS_OF, date(2027, 3, 1)):  # --as-of moves, the data does not: nor do the dates
+        g = _graph(catalog.dcat(real_descriptor, files, SITE, as_of, {}, facts=facts))
+        table = URIRef(f"{SITE}/dados/infracoes/#tabela")
+        gym = URIRef("http://www.w3.org/2001/XMLSchema#gYearMonth")
+        assert g.value(table, DCT.issued) == Literal("2026-10", datatype=gym)
+        assert g.value(table, DCT.modified) == Literal("2026-10", datatype=gym)
+        package = URIRef(f"{SITE}/dados/#pacote")
+        assert g.value(package, DCT.issued) == Literal(date(1993, 10, 8))  # the decree's enquadramentos
+        assert g.value(package, DCT.modified) == Literal("2026-10", datatype=gym)
+        enquadramentos = URIRef(f"{SITE}/dados/enquadramentos/#tabela")
+        assert g.value(enquadramentos, DCT.modified) == Literal(date(1993, 10, 8))
+        for d in g.objects(table, DCAT.distribution):
+            assert g.value(d, DCT.modified) == Literal("2026-10", datatype=gym)
+        data = catalog.data_json(real_descriptor, files, SITE, as_of, {}, facts=facts)
+        infracoes = next(d for d in data["dataset"] if d["identifier"].endswith("/infracoes/"))
+        assert (infracoes["issued"], infracoes["modified"]) == ("2026-10", "2026-10")
+        org = catalog.schema_org(real_descriptor, files, SITE, as_of, {}, table="infracoes", facts=facts)
+        assert (org["datePublished"], org["dateModified"]) == ("2026-10", "2026-10")
+
+
+def _release(version: str, day: str, hashes: dict) -> dict:
+    return {"versao": version, "data": day, "titulo": "Transporte", "ficticio": False, "licenses": [],
+            "sources": [], "hashes": hashes,
+            "arquivos": [{"tabela": None, "path": f"versoes/{version}/pacote-completo.zip", "formato": "ZIP",
+                          "mediatype": "application/zip", "bytes": 10, "sha256": "a" * 64}]}
+
+
+def test_without_source_dates_the_kept_releases_date_the_content(files):
+    descriptor = published_descriptor(load_schema(), AS_OF, [])
+    for r in descriptor["resources"]:
+        r["hash"] = "sha256:" + hashlib.sha256(r["name"].encode()).hexdigest()
+    now = {r["name"]: r["hash"].removeprefix("sha256:") for r in descriptor["resources"]}
+    changed = dict(now, infracoes="f" * 64)
+    facts = catalog.Facts(versions=[_release("2026-11-01-aaaaaaaaaaaa", "2026-11-01", now),  # newest first
+                                    _release("2026-10-01-bbbbbbbbbbbb", "2026-10-01", changed),
+                                    _release("2026-09-01-cccccccccccc", "2026-09-01", changed)])
+    data = catalog.data_json(descriptor, files, SITE, AS_OF, {}, facts=facts)
+    by_id = {d["identifier"]: d for d in data["dataset"]}
+    # byte-identical since the release of 2026-11-01: modified stays there as --as-of moves on
+    assert by_id[f"{SITE}/dados/infracoes/"]["modified"] == "2026-11-01"
+    assert by_id[f"{SITE}/dados/infracoes/"]["issued"] == "2026-09-01"
+    assert by_id[f"{SITE}/dados/linhas/"]["modified"] == "2026-09-01"  # the same in every release kept
+    assert catalog.data_json(descriptor, files, SITE, AS_OF, {})["dataset"][1]["modified"] == AS_OF.isoformat()
+
+
+def test_kept_releases_are_a_dataset_series_with_stable_files(descriptor, files):
+    facts = catalog.Facts(versions=[_release("2026-11-29-aaaaaaaaaaaa", "2026-11-29", {}),
+                                    _release("2026-11-28-bbbbbbbbbbbb", "2026-11-28", {})])
+    g = _graph(catalog.dcat(descriptor, files, SITE, AS_OF, {}, facts=facts))
+    series = URIRef(f"{SITE}/dados/versoes/#serie")
+    assert (series, RDF.type, DCAT.DatasetSeries) in g
+    members = set(g.subjects(DCAT.inSeries, series))
+    assert members == {URIRef(f"{SITE}/dados/versoes/{v}/#versao")
+                       for v in ("2026-11-29-aaaaaaaaaaaa", "2026-11-28-bbbbbbbbbbbb")}
+    cat = next(g.subjects(RDF.type, DCAT.Catalog))
+    assert members <= set(g.objects(cat, DCAT.dataset))
+    assert members == set(g.objects(URIRef(f"{SITE}/dados/#pacote"), DCT.hasVersion))
+    version = URIRef(f"{SITE}/dados/versoes/2026-11-28-bbbbbbbbbbbb/#versao")
+    assert g.value(version, DCT.issued) == Literal(date(2026, 11, 28))
+    (dist,) = g.objects(version, DCAT.distribution)
+    assert str(g.value(dist, DCAT.downloadURL)) == f"{SITE}/dados/versoes/2026-11-28-bbbbbbbbbbbb/pacote-completo.zip"
+    assert g.value(dist, URIRef("http://data.europa.eu/r5r/availability")) == URIRef(catalog.EU_STABLE)
+
+
+def test_frequency_themes_contact_and_descriptions_come_from_the_settings(descriptor, files):
+    from pipeline.settings import Settings
+
+    settings = Settings(contact_email="mailto:dados@antt.gov.br", update_frequency="DAILY")
+    facts = catalog.Facts.from_settings(settings)
+    g = _graph(catalog.dcat(descriptor, files, SITE, AS_OF, {}, facts=facts))
+    table = URIRef(f"{SITE}/dados/infracoes/#tabela")
+    daily = URIRef("http://publications.europa.eu/resource/authority/frequency/DAILY")
+    assert g.value(table, DCT.accrualPeriodicity) == daily and (daily, RDF.type, DCT.Frequency) in g
+    vcge = URIRef("http://vocab.e.gov.br/id/governo#transporte-rodoviario")
+    assert set(g.objects(table, DCAT.theme)) == {URIRef(catalog.EU_THEME_TRANSPORT), vcge}
+    skos = Namespace("http://www.w3.org/2004/02/skos/core#")
+    assert str(g.value(vcge, skos.prefLabel)) == "Transporte Rodoviário"
+    assert g.value(vcge, skos.inScheme) == URIRef("http://vocab.e.gov.br/id/governo#esquema")
+    contact = g.value(table, DCAT.contactPoint)
+    assert g.value(contact, URIRef("http://www.w3.org/2006/vcard/ns#hasEmail")) == URIRef("mailto:dados@antt.gov.br")
+    for d in g.objects(table, DCAT.distribution):
+        assert "Autos de infração" in str(g.value(d, DCT.description))
+    data = catalog.data_json(descriptor, files, SITE, AS_OF, {}, facts=facts)
+    assert {d["accrualPeriodicity"] for d in data["dataset"]} == {"R/P1D"}
+    assert all(x["description"] for d in data["dataset"] for x in d["distribution"])
+
+
+@pytest.mark.parametrize("email", ["dados", "a b@gov.br", "x@@gov.br", "dados@exemplo", "dados@example.com",
+                                   "contato@portal.example", "dados@localhost", "dados@foo.test"])
+def test_a_contact_email_that_reaches_no_one_is_refused(email):
+    from pipeline.settings import Settings, SettingsError
+
+    with pytest.raises(SettingsError, match="--contato-email"):
+        Settings(contact_email=email)
+    with pytest.raises(ValueError):
+        catalog.data_json(published_descriptor(load_schema(), AS_OF, []), [], SITE, AS_OF, {},
+                          facts=catalog.Facts(contact_email=email))
+
+
+def test_other_settings_of_the_catalogues_are_checked():
+    from pipeline.settings import Settings, SettingsError
+
+    with pytest.raises(SettingsError, match="--frequencia"):
+        Settings(update_frequency="sometimes")
+    with pytest.raises(SettingsError, match="VCGE"):
+        Settings(vcge_theme="transporte")
+    assert Settings(contact_email=" Dados@ANTT.gov.br ").contact_email == "Dados@ANTT.gov.br"

@@ -2,8 +2,8 @@
 files described as DCAT-AP JSON-LD, as a Project Open Data ``data.json`` and as schema.org ``Dataset``
 JSON-LD for the ``/dados/`` pages (Google Dataset Search).
 
-Every function here is pure: it reads the published descriptor and the list of published files the build
-passes, and returns a JSON-ready dict. The same input gives the same output (no clock, no random
+Every function here but :func:`kept_versions` is pure: it reads the published descriptor and the list of
+published files the build passes, and returns a JSON-ready dict. The same input gives the same output (no clock, no random
 blank-node ids: every node that is referenced has an IRI built from the site's address; the other nodes
 are nested objects without ``@id``).
 
@@ -27,12 +27,33 @@ Inputs shared by the functions:
     only right for a site served at the root of its domain, and ``data.json`` validators require
     absolute URLs: the build should pass ``site_url`` whenever it knows it.
 ``as_of``
-    the build's reference date (``dct:modified``, ``modified``, ``dateModified``).
+    the build's reference date: the release's version and the catalogue's ``dct:modified``.
 ``temporal``
     per table, ``(first, last)`` of its date columns, either of them ``None`` when unknown. A table
     missing from the mapping has an unknown coverage.
 ``rows`` (keyword, optional)
     per table, its number of rows, only used in the generated description sentence.
+``facts`` (keyword, optional)
+    a :class:`Facts`: what the catalogues state besides the descriptor, each declared once: the settings
+    (contact e-mail, update frequency, VCGE theme: ``pipeline/settings.py``), which sources supply each
+    table, and the kept releases (:func:`kept_versions`, the one function here that reads the disk).
+
+Who publishes what, and of when (facts of the sources, never the build's clock):
+
+- a dataset's ``dct:publisher`` is the public body behind its sources (the ``publisher`` of the
+  descriptor's ``sources``, e.g. ANTT for the regulator's exports; for the fictional sample the source says
+  "Projeto do portal", and the name carries the fictional mark); a table the portal computes, or that no
+  source supplies, takes the package's, the publisher of the first declared source. A folder that declares
+  no source has no known publisher: the DCAT dataset then has none, and data.json and schema.org say
+  "publicador não declarado pela fonte". The catalogue itself is published by the portal.
+- ``dct:issued`` and ``dct:modified`` of a dataset are the oldest and the newest ``date`` of its sources
+  (the data's dates: ``AAAA``, ``AAAA-MM`` or ``AAAA-MM-DD``, typed ``xsd:gYear``, ``xsd:gYearMonth`` or
+  ``xsd:date``): they move when a source brings new data, not when ``--as-of`` moves. Where no source
+  declares a date, they come from the kept releases: issued is the first release that published the table,
+  modified the first of the latest run of releases whose CSV has the table's present SHA-256 (this release's
+  date when none had it). A kept release is issued and modified on its own date, and never changes.
+- ``as_of`` dates what the release itself is: the package's ``dcat:version``, the catalogue's
+  ``dct:modified`` (it lists this release) and schema.org ``version``.
 
 The records follow the regime described by Decreto nº 952/1993, which was revoked by Decreto nº
 2.521/1998: the generated texts say so and never call it the law in force.
@@ -40,12 +61,18 @@ The records follow the regime described by Decreto nº 952/1993, which was revok
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import date
+from pathlib import Path
 from urllib.parse import quote
 
+from ..identifiers import slugify
+from ..settings import EU_FREQUENCY, FREQUENCIES, VCGE_ROAD_TRANSPORT, VCGE_SCHEME, check_email
 from .datapackage import FICTIONAL_LABEL
 
 PORTAL_NAME = "Portal do transporte rodoviário interestadual de passageiros"
@@ -54,7 +81,14 @@ EU_LANGUAGE = "http://publications.europa.eu/resource/authority/language/POR"
 EU_THEME_TRANSPORT = "http://publications.europa.eu/resource/authority/data-theme/TRAN"
 EU_ACCESS_PUBLIC = "http://publications.europa.eu/resource/authority/access-right/PUBLIC"
 EU_COUNTRY_BRAZIL = "http://publications.europa.eu/resource/authority/country/BRA"
-GEONAMES_BRAZIL = "http://sws.geonames.org/3469034/"
+GEONAMES_BRAZIL = "https://sws.geonames.org/3469034/"  # GeoNames' https URI, the form DCAT-AP's shapes expect
+EU = "http://publications.europa.eu/resource/authority/"
+EU_THEMES = EU + "data-theme"
+EU_AVAILABLE = EU + "planned-availability/AVAILABLE"  # the files of /dados/: replaced by each release
+EU_STABLE = EU + "planned-availability/STABLE"  # a kept release's files: never replaced
+ADMS_PUBLISHER_TYPES = "http://purl.org/adms/publishertype/1.0"
+ADMS_LICENCE_TYPES = "http://purl.org/adms/licencetype/1.0"
+SPDX_SHA256 = "http://spdx.org/rdf/terms#checksumAlgorithm_sha256"
 IANA_MEDIA_TYPES = "https://www.iana.org/assignments/media-types/"
 DATAPACKAGE_PROFILE = "https://datapackage.org/profiles/2.0/datapackage.json"
 POD_SCHEMA = "https://project-open-data.cio.gov/v1.1/schema"
@@ -90,17 +124,88 @@ PACKAGE_FILE_TITLES = {
     "portal.sqlite": "Banco de dados SQLite com todas as tabelas",
 }
 
-DEFAULT_CONTACT = {"fn": PORTAL_NAME, "email": ""}
+# Each distribution's description (DCAT-AP recommends one): what the file is, by its name in dados/ (the
+# package's files) or its suffix (a table's files).
+FILE_DESCRIPTIONS = {
+    "csv": "CSV em UTF-8 (RFC 4180), separado por vírgulas, com linha de cabeçalho; valores em reais sempre com "
+           "duas casas decimais; células que começam com =, +, - ou @ neutralizadas para planilhas.",
+    "json": "JSON: uma lista de registros, um registro compacto por linha, com os campos do CSV.",
+    "parquet": "Parquet com os tipos de cada coluna e, nos metadados, os títulos e as descrições das colunas.",
+    "xlsx": "Planilha XLSX para o Excel em português: datas como datas, valores no formato R$, cabeçalho "
+            "\u201cTítulo [nome]\u201d congelado com filtro, uma coluna de rótulo ao lado de cada coluna codificada "
+            "e a aba dicionario.",
+    "datapackage.json": "Descritor Frictionless Data Package v2 do pacote: tabelas, colunas, tipos, restrições, "
+                        "chaves, fontes, campos derivados e o tamanho e o SHA-256 de cada CSV.",
+    "pacote-completo.zip": "Arquivo ZIP com o descritor datapackage.json e o CSV de cada tabela.",
+    "portal.sqlite": "Banco de dados SQLite com todas as tabelas, chaves primárias e estrangeiras, índices e busca "
+                     "textual (FTS5) nas colunas de texto.",
+    "metadata.json": "Metadados do Datasette para o portal.sqlite: títulos, descrições, licença, fontes e a "
+                     "descrição de cada coluna (datasette portal.sqlite -m metadata.json).",
+    "validacao.json": "Relatório da validação da entrada em JSON: erros, avisos e conflitos entre fontes, cada um "
+                      "com arquivo, linha, coluna, valor e regra.",
+}
+
+# What the catalogues know of the public bodies that publish the sources: their kind in the ADMS publisher
+# type vocabulary (DCAT-AP recommends dct:type on every agent). Matched in a source's "publisher"; a body
+# not listed here gets no type.
+PUBLIC_BODIES = (
+    ("Agência Nacional de Transportes Terrestres", "NationalAuthority"),
+    ("Presidência da República", "NationalAuthority"),
+)
+PUBLISHER_TYPE_LABELS = {"NationalAuthority": "Autoridade nacional"}
+UNDECLARED_PUBLISHER = "publicador não declarado pela fonte"
+
+# the controlled vocabularies the DCAT catalogue takes its concepts from (DCAT-AP asks each scheme a title)
+SCHEME_TITLES = {
+    EU + "language": "Línguas (vocabulário controlado da UE)",
+    EU_THEMES: "Temas de dados (vocabulário controlado da UE)",
+    EU + "country": "Países (vocabulário controlado da UE)",
+    EU + "access-right": "Direitos de acesso (vocabulário controlado da UE)",
+    EU + "frequency": "Frequências (vocabulário controlado da UE)",
+    EU + "file-type": "Tipos de arquivo (vocabulário controlado da UE)",
+    EU + "planned-availability": "Disponibilidade prevista (vocabulário controlado da UE)",
+    ADMS_PUBLISHER_TYPES: "Tipos de publicador (ADMS)",
+    ADMS_LICENCE_TYPES: "Tipos de licença (ADMS)",
+    VCGE_SCHEME: "Vocabulário Controlado do Governo Eletrônico (VCGE 2)",
+}
+
+# adms licence types of the licences the portal publishes under (DCAT-AP recommends dct:type on a licence)
+LICENCE_TYPES = {"https://creativecommons.org/licenses/by/4.0/": "Attribution"}
 
 DCAT_CONTEXT = {
     "dcat": "http://www.w3.org/ns/dcat#",
     "dct": "http://purl.org/dc/terms/",
+    "dcatap": "http://data.europa.eu/r5r/",
     "foaf": "http://xmlns.com/foaf/0.1/",
     "vcard": "http://www.w3.org/2006/vcard/ns#",
     "spdx": "http://spdx.org/rdf/terms#",
+    "skos": "http://www.w3.org/2004/02/skos/core#",
     "xsd": "http://www.w3.org/2001/XMLSchema#",
     "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
 }
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the catalogues state besides the descriptor and the files, each declared once: the settings
+    (:meth:`from_settings`), which sources supply each table, and the kept releases."""
+
+    contact_email: str = ""
+    frequency: str = "IRREG"  # a key of pipeline.settings.FREQUENCIES
+    vcge_theme: str = VCGE_ROAD_TRANSPORT
+    vcge_label: str = "Transporte Rodoviário"
+    # table -> names of the sources that supply it (descriptor "sources" names; the build passes
+    # Report.coverage; None: each resource's own "x-cobertura" in the descriptor, when it has one); a table
+    # missing here, or mapped to no source, is one the portal computes or no source supplies: the package's
+    # sources answer for it
+    coverage: Mapping[str, Sequence[str]] | None = None
+    versions: Sequence[Mapping] = field(default=())  # the kept releases, as kept_versions() reads them
+
+    @classmethod
+    def from_settings(cls, settings, coverage=None, versions=()) -> Facts:
+        return cls(contact_email=settings.contact_email, frequency=settings.update_frequency,
+                   vcge_theme=settings.vcge_theme, vcge_label=settings.vcge_label, coverage=coverage,
+                   versions=tuple(versions))
 
 _SHA256 = re.compile(r"[0-9a-fA-F]{64}\Z")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -168,16 +273,12 @@ def _coverage(descriptor: Mapping, temporal: Temporal | None, table: str | None)
     return (min(starts) if starts else None, max(ends) if ends else None)
 
 
-def _contact(contact: Mapping | None) -> dict:
-    c = dict(DEFAULT_CONTACT)
-    c.update({k: v for k, v in (contact or {}).items() if v is not None})
-    email = (c.get("email") or "").strip()
-    if email.lower().startswith("mailto:"):
-        email = email[len("mailto:"):]
-    if email and not re.fullmatch(r"[^@\s]+@[^@\s]+", email, re.A):
-        raise ValueError(f"not an e-mail address: {email!r}")
-    c["email"] = email
-    return c
+def _facts(facts: Facts | None) -> Facts:
+    facts = facts or Facts()
+    email = check_email(facts.contact_email)  # the settings refuse a bad address; so does this, for any caller
+    if facts.frequency not in FREQUENCIES:
+        raise ValueError(f"unknown update frequency {facts.frequency!r}: one of {sorted(FREQUENCIES)}")
+    return Facts(email, facts.frequency, facts.vcge_theme, facts.vcge_label, facts.coverage, tuple(facts.versions))
 
 
 # --- texts ----------------------------------------------------------------------------------------
@@ -265,8 +366,9 @@ def _table_description(descriptor: Mapping, resource: Mapping, files: Sequence[M
         + (f", publicada em {formats}" if formats else "")
         + f", sob a licença {_licence_label(descriptor)}."
     )
-    if rows is not None and name in rows and rows[name] is None:
-        parts.append(NOT_COVERED_SENTENCE)
+    if rows is not None and name in rows and rows[name] is None and \
+            not (resource.get("description") or "").startswith("As fontes deste site não incluem"):
+        parts.append(NOT_COVERED_SENTENCE)  # unless the table's own description already says so
     parts.append(_sources_sentence(descriptor))
     parts.append(REGIME_SENTENCE)
     return _clip(" ".join(parts))
@@ -297,7 +399,9 @@ def _keywords(descriptor: Mapping, resource: Mapping | None) -> list[str]:
 
 def _file_title(descriptor: Mapping, f: Mapping) -> str:
     if f.get("tabela") is None:
-        return PACKAGE_FILE_TITLES.get(f["path"], f"{f['path']} ({f['formato']})")
+        folder, _, name = f["path"].rpartition("/")
+        title = PACKAGE_FILE_TITLES.get(name, f"{name} ({f['formato']})")
+        return f"{title} — versão {folder.rsplit('/', 1)[-1]}" if folder else title
     resource = _tables(descriptor)[f["tabela"]]
     return f"{_base_title(descriptor, resource)} ({f['formato']})"
 
@@ -320,6 +424,168 @@ def _interval(start: date | None, end: date | None, open_ended: bool) -> str | N
             return None
         return f"{start.isoformat() if start else '..'}/{end.isoformat() if end else '..'}"
     return f"{start.isoformat()}/{end.isoformat()}"
+
+
+# --- sources: who published each dataset, and of when ---------------------------------------------
+
+_SOURCE_DATE = re.compile(r"[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?\Z")
+
+
+def _all_sources(descriptor: Mapping) -> list[Mapping]:
+    return [s for s in descriptor.get("sources", []) if isinstance(s, Mapping)]
+
+
+def _sources(descriptor: Mapping, facts: Facts, table: str | None) -> list[Mapping]:
+    """The sources behind a dataset: those that supply the table; the whole package's for the package, a
+    table the portal computes (findings, inconsistencies...) and a table no source supplies."""
+    everything = _all_sources(descriptor)
+    names = None
+    if table is not None:
+        names = (facts.coverage or {}).get(table)
+        if facts.coverage is None:  # the published descriptor's own record (x-cobertura), when it has one
+            entry = _tables(descriptor).get(table, {}).get("x-cobertura")
+            names = entry.get("fontes") if isinstance(entry, Mapping) else None
+    if not names:
+        return everything
+    chosen = [s for s in everything if s.get("name") in set(names)]
+    return chosen or everything
+
+
+def _publisher_name(source: Mapping) -> str:
+    name = " ".join(str(source.get("publisher") or "").split())
+    if name and source.get("fictional") and FICTIONAL_LABEL not in name:
+        name = f"{name} ({FICTIONAL_LABEL.lower()})"
+    return name
+
+
+def _publisher(sources: Sequence[Mapping]) -> str | None:
+    """The public body behind ``sources``: the first source's publisher (folders come in --data order, the
+    decree the project supplies last); None when it declares none (a folder without a descriptor: the
+    decree's publisher is not taken for the folder's)."""
+    return (_publisher_name(sources[0]) or None) if sources else None
+
+
+def _publisher_type(name: str) -> str | None:
+    folded = name.casefold()
+    return next((kind for body, kind in PUBLIC_BODIES if body.casefold() in folded), None)
+
+
+def _source_dates(sources: Sequence[Mapping]) -> list[str]:
+    return [s["date"] for s in sources if isinstance(s.get("date"), str) and _SOURCE_DATE.match(s["date"])]
+
+
+def _day(value: str) -> str:
+    """A source date's sort key: 2021 < 2021-06 < 2021-06-30."""
+    return value + "-00" * ((10 - len(value)) // 3)
+
+
+def _hashes(descriptor: Mapping) -> dict[str, str]:
+    out = {}
+    for r in descriptor.get("resources", []):
+        if isinstance(r, Mapping) and isinstance(r.get("hash"), str) and isinstance(r.get("name"), str):
+            out[r["name"]] = r["hash"].removeprefix("sha256:").lower()
+    return out
+
+
+def _history(descriptor: Mapping, as_of: date, facts: Facts) -> list[tuple[str, dict[str, str]]]:
+    """(release date, table -> CSV SHA-256) of this release and each earlier kept one, newest first."""
+    kept = [(v["data"], dict(v.get("hashes") or {})) for v in facts.versions]
+    return [(as_of.isoformat(), _hashes(descriptor)), *sorted(kept, key=lambda k: k[0], reverse=True)]
+
+
+def _released(descriptor: Mapping, as_of: date, facts: Facts, table: str | None) -> tuple[str, str]:
+    """(issued, modified) of a dataset where no source dates it, from the kept releases: the first release
+    that published the table, and the first of the latest run of releases with its present SHA-256."""
+    history = _history(descriptor, as_of, facts)
+    if table is None:
+        return history[-1][0], history[0][0]
+    first = min((d for d, hashes in history if table in hashes), default=history[0][0])
+    present = history[0][1].get(table)
+    since = history[0][0]
+    for d, hashes in history[1:]:
+        if present is None or hashes.get(table) != present:
+            break
+        since = d
+    return first, since
+
+
+def _dates(descriptor: Mapping, as_of: date, facts: Facts, table: str | None) -> tuple[str, str]:
+    """(issued, modified) of a dataset: the oldest and the newest date of its sources (the data's dates);
+    where a source declares no date, what the kept releases say of the table counts with them."""
+    sources = _sources(descriptor, facts, table)
+    days = _source_dates(sources)
+    if days and len(days) == len(sources):
+        return min(days, key=_day), max(days, key=_day)
+    first, since = _released(descriptor, as_of, facts, table)  # a source of unknown date: the releases say
+    return min([*days, first], key=_day), max([*days, since], key=_day)
+
+
+# --- kept releases (the one reader of the disk) ---------------------------------------------------
+
+_KEPT_FILES = [  # what each kept release is catalogued with: (file, format, media type)
+    ("pacote-completo.zip", "ZIP", "application/zip"),
+    ("datapackage.json", "JSON (Frictionless Data Package)", "application/json"),
+]
+_MAX_KEPT_DESCRIPTOR = 16 * 1024 * 1024
+
+
+def _regular(path: Path) -> bool:
+    try:
+        return path.is_file() and not path.is_symlink()
+    except OSError:
+        return False
+
+
+def kept_versions(dados: Path, names: Sequence[str]) -> list[dict]:
+    """Each kept release under ``dados/versoes/<versão>/`` named in ``names`` (pipeline/publish/release.py
+    ``keep_version``), in that order (newest first), as the catalogues describe it: its name and date, the
+    title, sources, licences
+    and fictional mark of its own descriptor, each CSV's SHA-256 it states, and its zip and descriptor with
+    size and SHA-256 (from its own ``SHA256SUMS``; hashed here when that file does not list them). A release
+    brought from an earlier site is read with care: regular files only, a descriptor of bounded size, and a
+    part that cannot be read is left out rather than trusted."""
+    from .release import version_date
+
+    out = []
+    for name in dict.fromkeys(names):
+        day = version_date(name)
+        folder = Path(dados) / "versoes" / name
+        if day is None or not folder.is_dir() or folder.is_symlink():
+            continue
+        descriptor: dict = {}
+        path = folder / "datapackage.json"
+        if _regular(path) and path.stat().st_size <= _MAX_KEPT_DESCRIPTOR:
+            try:
+                loaded = json.loads(path.read_text(encoding="utf-8"))
+                descriptor = loaded if isinstance(loaded, dict) else {}
+            except (OSError, ValueError, RecursionError):
+                descriptor = {}
+        sums: dict[str, str] = {}
+        if _regular(folder / "SHA256SUMS"):
+            for line in (folder / "SHA256SUMS").read_text(encoding="utf-8", errors="replace").splitlines():
+                digest, _, member = line.partition("  ")
+                if _SHA256.match(digest):
+                    sums[member] = digest.lower()
+        files = []
+        for member, label, mediatype in _KEPT_FILES:
+            target = folder / member
+            if not _regular(target):
+                continue
+            digest = sums.get(member)
+            if digest is None:
+                h = hashlib.sha256()
+                with open(target, "rb") as fh:
+                    for block in iter(lambda: fh.read(1 << 20), b""):
+                        h.update(block)
+                digest = h.hexdigest()
+            files.append({"tabela": None, "path": f"versoes/{name}/{member}", "formato": label,
+                          "mediatype": mediatype, "bytes": os.stat(target).st_size, "sha256": digest})
+        licences = [lic for lic in descriptor.get("licenses", []) if isinstance(lic, dict)]
+        sources = [s for s in descriptor.get("sources", []) if isinstance(s, dict)]
+        out.append({"versao": name, "data": day.isoformat(), "titulo": descriptor.get("title") if isinstance(descriptor.get("title"), str) else "",
+                    "ficticio": bool(descriptor.get("x-ficticio")), "licenses": licences, "sources": sources,
+                    "hashes": _hashes(descriptor), "arquivos": files})
+    return out
 
 
 # --- IRIs -----------------------------------------------------------------------------------------
@@ -350,6 +616,18 @@ class _Iris:
     def package(self) -> str:
         return _url(self.site, "dados/#pacote")
 
+    def publisher(self, name: str) -> str:
+        return _url(self.site, f"dados/#publicador-{slugify(name) or 'fonte'}")
+
+    def series(self) -> str:
+        return _url(self.site, "dados/versoes/#serie")
+
+    def version_folder(self, version: str) -> str:
+        return _url(self.site, f"dados/versoes/{quote(version)}/")
+
+    def version(self, version: str) -> str:
+        return self.version_folder(version) + "#versao"
+
     def descriptor_file(self) -> str:
         return _url(self.site, "dados/datapackage.json")
 
@@ -369,6 +647,19 @@ class _Iris:
         return self.download(path) + "#distribuicao"
 
 
+def _file_description(descriptor: Mapping, f: Mapping) -> str:
+    """What a published file is, in a sentence or two (the distribution's description)."""
+    name = f["path"].rsplit("/", 1)[-1]
+    if f.get("tabela") is None:
+        what = FILE_DESCRIPTIONS.get(name, f"Arquivo {f['formato']} do pacote.")
+        if f["path"].startswith("versoes/"):
+            what += f" Cópia guardada na versão {f['path'].split('/')[1]}, num endereço que não muda."
+        return what
+    resource = _tables(descriptor)[f["tabela"]]
+    what = FILE_DESCRIPTIONS.get(name.rsplit(".", 1)[-1], f"Arquivo {f['formato']}.")
+    return f"Tabela {_base_title(descriptor, resource)} ({f['tabela']}) em {f['formato']}. {what}"
+
+
 # --- DCAT-AP --------------------------------------------------------------------------------------
 
 
@@ -380,38 +671,120 @@ def _date(value: date) -> dict:
     return {"@value": value.isoformat(), "@type": "xsd:date"}
 
 
+def _when(value: str) -> dict:
+    """A source or release date (AAAA, AAAA-MM, AAAA-MM-DD) with the XML Schema type of its precision."""
+    kind = {4: "xsd:gYear", 7: "xsd:gYearMonth"}.get(len(value), "xsd:date")
+    return {"@value": value, "@type": kind}
+
+
 def _ref(iri: str) -> dict:
     return {"@id": iri}
 
 
-def _dcat_licences(descriptor: Mapping) -> list[dict]:
-    return [{"@id": u, "@type": "dct:LicenseDocument"} for u in _licence_urls(descriptor)]
+class _Graph:
+    """The nodes of the DCAT catalogue besides the catalogue and its datasets: agents and the concepts of
+    the controlled vocabularies it uses, each described once (typed, in its scheme, labelled), so that the
+    objects linked from the datasets carry the classes DCAT-AP's range shapes check."""
+
+    def __init__(self, iris: _Iris, facts: Facts):
+        self.iris, self.facts, self.nodes = iris, facts, {}
+
+    def node(self, iri: str, **props) -> dict:
+        self.nodes.setdefault(iri, {"@id": iri, **props})
+        return _ref(iri)
+
+    def concept(self, iri: str, scheme: str, label: str, *types: str) -> dict:
+        self.node(scheme, **{"@type": "skos:ConceptScheme", "dct:title": _text(SCHEME_TITLES.get(scheme, scheme))})
+        return self.node(iri, **{"@type": [*types, "skos:Concept"], "skos:inScheme": _ref(scheme),
+                                 "skos:prefLabel": _text(label)})
+
+    def scheme(self, iri: str) -> dict:
+        return self.node(iri, **{"@type": "skos:ConceptScheme", "dct:title": _text(SCHEME_TITLES.get(iri, iri))})
+
+    def language(self) -> dict:
+        return self.concept(EU_LANGUAGE, EU + "language", "português", "dct:LinguisticSystem")
+
+    def themes(self) -> list[dict]:
+        return [self.concept(EU_THEME_TRANSPORT, EU_THEMES, "Transportes"),
+                self.concept(self.facts.vcge_theme, VCGE_SCHEME, self.facts.vcge_label)]
+
+    def taxonomies(self) -> list[dict]:
+        return [self.scheme(EU_THEMES), self.scheme(VCGE_SCHEME)]
+
+    def spatial(self) -> list[dict]:
+        return [self.node(GEONAMES_BRAZIL, **{"@type": "dct:Location", "skos:prefLabel": _text(SPATIAL_NAME)}),
+                self.concept(EU_COUNTRY_BRAZIL, EU + "country", SPATIAL_NAME, "dct:Location")]
+
+    def access(self) -> dict:
+        return self.concept(EU_ACCESS_PUBLIC, EU + "access-right", "público", "dct:RightsStatement")
+
+    def frequency(self) -> dict:
+        code = self.facts.frequency
+        return self.concept(EU_FREQUENCY + code, EU + "frequency", FREQUENCIES[code][0], "dct:Frequency")
+
+    def availability(self, stable: bool) -> dict:
+        iri, label = (EU_STABLE, "estável") if stable else (EU_AVAILABLE, "disponível")
+        return self.concept(iri, EU + "planned-availability", label)
+
+    def file_type(self, iri: str) -> dict:
+        return self.concept(iri, EU + "file-type", iri.rsplit("/", 1)[-1], "dct:MediaTypeOrExtent")
+
+    def standard(self, iri: str) -> dict:
+        return self.node(iri, **{"@type": "dct:Standard"})
+
+    def licences(self, licences: Sequence[Mapping]) -> list[dict]:
+        out = []
+        for lic in licences:
+            if not lic.get("path"):
+                continue
+            props: dict = {"@type": "dct:LicenseDocument"}
+            if lic.get("title"):
+                props["rdfs:label"] = _text(lic["title"])
+            kind = LICENCE_TYPES.get(lic["path"])
+            if kind:
+                props["dct:type"] = self.concept(f"http://purl.org/adms/licencetype/{kind}", ADMS_LICENCE_TYPES,
+                                                 kind)
+            out.append(self.node(lic["path"], **props))
+        return out
+
+    def publisher(self, name: str | None) -> dict | None:
+        if not name:
+            return None
+        props: dict = {"@type": ["foaf:Agent", "foaf:Organization"], "foaf:name": _text(name)}
+        kind = _publisher_type(name)
+        if kind:
+            props["dct:type"] = self.concept(f"http://purl.org/adms/publishertype/{kind}", ADMS_PUBLISHER_TYPES,
+                                             PUBLISHER_TYPE_LABELS.get(kind, kind))
+        return self.node(self.iris.publisher(name), **props)
 
 
-def _dcat_distribution(descriptor: Mapping, f: Mapping, iris: _Iris, as_of: date) -> dict:
+def _dcat_distribution(descriptor: Mapping, f: Mapping, iris: _Iris, graph: _Graph, modified: str,
+                       licences: Sequence[Mapping], stable: bool = False) -> dict:
     url = iris.download(f["path"])
     node = {
         "@id": iris.distribution(f["path"]),
         "@type": "dcat:Distribution",
         "dct:title": _text(_file_title(descriptor, f)),
+        "dct:description": _text(_file_description(descriptor, f)),
         "dcat:accessURL": _ref(url),
         "dcat:downloadURL": _ref(url),
         "dcat:mediaType": {"@id": IANA_MEDIA_TYPES + f["mediatype"], "@type": "dct:MediaType"},
     }
     if f["mediatype"] in EU_FILE_TYPES:
-        node["dct:format"] = {"@id": EU_FILE_TYPES[f["mediatype"]], "@type": "dct:MediaTypeOrExtent"}
+        node["dct:format"] = graph.file_type(EU_FILE_TYPES[f["mediatype"]])
     node["dcat:byteSize"] = {"@value": str(f["bytes"]), "@type": "xsd:nonNegativeInteger"}
     node["spdx:checksum"] = {
         "@type": "spdx:Checksum",
-        "spdx:algorithm": _ref("spdx:checksumAlgorithm_sha256"),
+        "spdx:algorithm": graph.node(SPDX_SHA256, **{"@type": "spdx:ChecksumAlgorithm"}),
         "spdx:checksumValue": {"@value": f["sha256"].lower(), "@type": "xsd:hexBinary"},
     }
-    node["dct:license"] = _dcat_licences(descriptor)
-    node["dct:modified"] = _date(as_of)
-    if f.get("tabela") is None and f["path"] == "datapackage.json":
-        node["dct:conformsTo"] = _ref(DATAPACKAGE_PROFILE)
+    node["dct:license"] = graph.licences(licences)
+    node["dcatap:availability"] = graph.availability(stable)
+    node["dct:modified"] = _when(modified)
+    if f.get("tabela") is None and f["path"].rsplit("/", 1)[-1] == "datapackage.json":
+        node["dct:conformsTo"] = graph.standard(DATAPACKAGE_PROFILE)
     elif f.get("tabela") is not None:
-        node["dct:conformsTo"] = _ref(iris.table_schema(f["tabela"]))
+        node["dct:conformsTo"] = graph.standard(iris.table_schema(f["tabela"]))
     return node
 
 
@@ -426,8 +799,36 @@ def _dcat_temporal(start: date | None, end: date | None) -> dict | None:
     return period
 
 
+def _provenance(sources: Sequence[Mapping]) -> str:
+    parts = []
+    for s in sources:
+        label = s.get("title") or s.get("name") or ""
+        when = f", dados de {s['date']}" if s.get("date") else ""
+        where = f", {s['path']}" if isinstance(s.get("path"), str) and s["path"] else ""
+        parts.append(f"{label}{when}{where}")
+    return ("Fontes: " + "; ".join(p for p in parts if p) + ".") if any(parts) else "Fonte não declarada."
+
+
+def _dcat_common(descriptor: Mapping, resource: Mapping | None, graph: _Graph, publisher: str | None) -> dict:
+    """The properties every dataset of the catalogue shares with the package."""
+    node: dict = {
+        "dcat:keyword": [_text(k) for k in _keywords(descriptor, resource)],
+        "dcat:theme": graph.themes(),
+        "dct:language": graph.language(),
+        "dct:accessRights": graph.access(),
+        "dcat:contactPoint": _ref(graph.iris.contact()),
+        "dct:spatial": graph.spatial(),
+        "dct:accrualPeriodicity": graph.frequency(),
+    }
+    who = graph.publisher(publisher)
+    if who:
+        node["dct:publisher"] = who
+    return node
+
+
 def _dcat_dataset(descriptor: Mapping, resource: Mapping | None, files: Sequence[Mapping], iris: _Iris,
-                  as_of: date, temporal: Temporal | None, rows: Mapping[str, int] | None) -> dict:
+                  graph: _Graph, as_of: date, temporal: Temporal | None, rows: Mapping[str, int] | None,
+                  facts: Facts) -> dict:
     name = None if resource is None else resource["name"]
     own = [f for f in files if f.get("tabela") == name]
     if resource is None:
@@ -435,54 +836,118 @@ def _dcat_dataset(descriptor: Mapping, resource: Mapping | None, files: Sequence
     else:
         iri, page = iris.table(name), iris.table_page(name)
         description = _table_description(descriptor, resource, own, rows)
+    sources = _sources(descriptor, facts, name)
+    issued, modified = _dates(descriptor, as_of, facts, name)
+    licences = descriptor.get("licenses", [])
     node: dict = {
         "@id": iri,
         "@type": "dcat:Dataset",
         "dct:identifier": page,
         "dct:title": _text(_title(descriptor, resource)),
         "dct:description": _text(description),
-        "dcat:keyword": [_text(k) for k in _keywords(descriptor, resource)],
-        "dcat:theme": _ref(EU_THEME_TRANSPORT),
-        "dct:language": _ref(EU_LANGUAGE),
-        "dct:accessRights": _ref(EU_ACCESS_PUBLIC),
-        "dct:publisher": _ref(iris.portal()),
-        "dcat:contactPoint": _ref(iris.contact()),
+        **_dcat_common(descriptor, resource, graph, _publisher(sources)),
         "dcat:landingPage": {"@id": page, "@type": "foaf:Document"},
-        "dct:spatial": [_ref(GEONAMES_BRAZIL), _ref(EU_COUNTRY_BRAZIL)],
-        "dct:modified": _date(as_of),
-        "dct:license": _dcat_licences(descriptor),
+        "dct:issued": _when(issued),
+        "dct:modified": _when(modified),
+        "dct:license": graph.licences(licences),
+        "dct:provenance": {"@type": "dct:ProvenanceStatement", "rdfs:label": _text(_provenance(sources))},
     }
+    pages = [s["path"] for s in sources if isinstance(s.get("path"), str) and re.match(r"^https?://", s["path"])]
+    if pages:
+        node["foaf:page"] = [{"@id": u, "@type": "foaf:Document"} for u in dict.fromkeys(pages)]
     period = _dcat_temporal(*_coverage(descriptor, temporal, name))
     if period:
         node["dct:temporal"] = period
     if resource is None:
-        node["dct:conformsTo"] = _ref(DATAPACKAGE_PROFILE)
+        node["dct:conformsTo"] = graph.standard(DATAPACKAGE_PROFILE)
         node["dct:hasPart"] = [_ref(iris.table(t)) for t in _tables(descriptor)]
-        sources = _source_urls(descriptor)
-        if sources:
-            node["dct:source"] = [_ref(u) for u in sources]
+        if descriptor.get("version"):
+            node["dcat:version"] = str(descriptor["version"])
+        if facts.versions:
+            node["dct:hasVersion"] = [_ref(iris.version(v["versao"])) for v in facts.versions]
     else:
-        node["dct:conformsTo"] = _ref(iris.table_schema(name))
+        node["dct:conformsTo"] = graph.standard(iris.table_schema(name))
         node["dct:isPartOf"] = _ref(iris.package())
-    node["dcat:distribution"] = [_dcat_distribution(descriptor, f, iris, as_of) for f in own]
+    node["dcat:distribution"] = [_dcat_distribution(descriptor, f, iris, graph, modified, licences) for f in own]
+    return node
+
+
+def _version_descriptor(version: Mapping, current: Mapping) -> dict:
+    """A kept release's descriptor as far as the texts need it (its own title, sources and licences)."""
+    return {"title": version.get("titulo") or current["title"], "sources": version.get("sources") or [],
+            "licenses": version.get("licenses") or [], "x-ficticio": version.get("ficticio", False),
+            "resources": [], "keywords": current.get("keywords", [])}
+
+
+def _dcat_series(descriptor: Mapping, iris: _Iris, graph: _Graph, facts: Facts) -> dict:
+    kept = sorted(v["data"] for v in facts.versions)
+    node: dict = {
+        "@id": iris.series(),
+        "@type": "dcat:DatasetSeries",
+        "dct:title": _text(f"Versões guardadas — {_title(descriptor, None)}"),
+        "dct:description": _text(_clip(
+            "Cada versão publicada do pacote, guardada na pasta dados/versoes/ do site com o descritor, os CSV, o ZIP e "
+            "as somas SHA-256, num endereço que não muda: uma versão guardada nunca é substituída. "
+            + _package_description(descriptor))),
+        "dcat:contactPoint": _ref(iris.contact()),
+        "dct:accrualPeriodicity": graph.frequency(),
+        "dct:spatial": graph.spatial(),
+        "dct:issued": _when(kept[0]),
+        "dct:modified": _when(kept[-1]),
+    }
+    who = graph.publisher(_publisher(_all_sources(descriptor)))
+    if who:
+        node["dct:publisher"] = who
+    return node
+
+
+def _dcat_version(descriptor: Mapping, version: Mapping, iris: _Iris, graph: _Graph) -> dict:
+    kept = _version_descriptor(version, descriptor)
+    name, day = version["versao"], version["data"]
+    files = version.get("arquivos") or []
+    node: dict = {
+        "@id": iris.version(name),
+        "@type": "dcat:Dataset",
+        "dct:identifier": iris.version_folder(name),
+        "dct:title": _text(f"{_title(kept, None)} — versão {name}"),
+        "dct:description": _text(_clip(
+            f"A versão {name} do pacote (dados calculados em {day}), guardada na pasta dados/versoes/{name}/ do site, num "
+            "endereço que não muda. " + _package_description(kept))),
+        **_dcat_common(kept, None, graph, _publisher(kept["sources"])),
+        "dcat:landingPage": {"@id": iris.data_page(), "@type": "foaf:Document"},
+        "dct:issued": _when(day),
+        "dct:modified": _when(day),
+        "dcat:version": name,
+        "dcat:inSeries": _ref(iris.series()),
+        "dct:license": graph.licences(kept["licenses"]),
+        "dct:provenance": {"@type": "dct:ProvenanceStatement", "rdfs:label": _text(_provenance(kept["sources"]))},
+        "dcat:distribution": [_dcat_distribution(kept, f, iris, graph, day, kept["licenses"], stable=True)
+                              for f in files],
+    }
     return node
 
 
 def dcat(descriptor: Mapping, files: Sequence[Mapping], site_url: str, as_of: date,
-         temporal: Temporal | None = None, *, contact: Mapping | None = None,
-         rows: Mapping[str, int] | None = None) -> dict:
-    """A DCAT-AP catalogue (JSON-LD): the ``dcat:Catalog`` of the portal, a ``dcat:Dataset`` for the
+         temporal: Temporal | None = None, *, rows: Mapping[str, int] | None = None,
+         facts: Facts | None = None) -> dict:
+    """A DCAT-AP 3 catalogue (JSON-LD): the ``dcat:Catalog`` of the portal, a ``dcat:Dataset`` for the
     whole package (``<site>/dados/#pacote``, with the package-wide files as distributions) and one per
     table (``<site>/dados/<tabela>/#tabela``, with its files), every file a ``dcat:Distribution`` with
-    its size and SHA-256 checksum.
+    its description, size and SHA-256 checksum; each kept release a ``dcat:Dataset`` of the
+    ``dcat:DatasetSeries`` ``<site>/dados/versoes/#serie`` (with its zip and descriptor at their stable
+    addresses), and a version of the package. Every object a dataset links (agents, licences, standards,
+    the controlled vocabularies' concepts) is typed as DCAT-AP's range shapes ask.
 
-    ``contact``: ``{"fn": name, "email": address}``; the contact point always links the site's
-    ``/sobre/`` page and carries the e-mail only when one is given."""
+    The contact point always links the site's ``/sobre/`` page and carries the e-mail only when the
+    settings give one (``--contato-email``): the catalogue never invents an address."""
     site = _site(site_url)
     iris = _Iris(site)
     files = _checked_files(descriptor, files)
-    who = _contact(contact)
-    publisher = {
+    facts = _facts(facts)
+    for v in facts.versions:
+        _checked_files(descriptor, v.get("arquivos") or [])
+    graph = _Graph(iris, facts)
+    portal = {
         "@id": iris.portal(),
         "@type": ["foaf:Agent", "foaf:Organization"],
         "foaf:name": _text(PORTAL_NAME),
@@ -491,30 +956,35 @@ def dcat(descriptor: Mapping, files: Sequence[Mapping], site_url: str, as_of: da
     contact_point: dict = {
         "@id": iris.contact(),
         "@type": "vcard:Kind",
-        "vcard:fn": _text(who["fn"]),
+        "vcard:fn": _text(PORTAL_NAME),
         "vcard:hasURL": _ref(iris.contact_page()),
     }
-    if who["email"]:
-        contact_point["vcard:hasEmail"] = _ref(f"mailto:{who['email']}")
-    datasets = [_dcat_dataset(descriptor, None, files, iris, as_of, temporal, rows)]
-    datasets += [_dcat_dataset(descriptor, r, files, iris, as_of, temporal, rows)
+    if facts.contact_email:
+        contact_point["vcard:hasEmail"] = _ref(f"mailto:{facts.contact_email}")
+    datasets = [_dcat_dataset(descriptor, None, files, iris, graph, as_of, temporal, rows, facts)]
+    datasets += [_dcat_dataset(descriptor, r, files, iris, graph, as_of, temporal, rows, facts)
                  for r in _tables(descriptor).values()]
+    versions = [_dcat_version(descriptor, v, iris, graph) for v in facts.versions]
+    series = [_dcat_series(descriptor, iris, graph, facts)] if versions else []
+    first = min([v["data"] for v in facts.versions] + [as_of.isoformat()])
     catalog = {
         "@id": iris.catalog(),
         "@type": "dcat:Catalog",
         "dct:title": _text(f"Catálogo de dados — {_title(descriptor, None)}"),
         "dct:description": _text(_package_description(descriptor)),
         "dct:publisher": _ref(iris.portal()),
-        "dct:license": _dcat_licences(descriptor),
-        "dct:issued": _date(as_of),
+        "dct:license": graph.licences(descriptor.get("licenses", [])),
+        "dct:issued": _when(first),
         "dct:modified": _date(as_of),
-        "dct:language": _ref(EU_LANGUAGE),
-        "dct:spatial": [_ref(GEONAMES_BRAZIL), _ref(EU_COUNTRY_BRAZIL)],
+        "dct:language": graph.language(),
+        "dct:spatial": graph.spatial(),
         "foaf:homepage": {"@id": iris.home(), "@type": "foaf:Document"},
-        "dcat:themeTaxonomy": _ref("http://publications.europa.eu/resource/authority/data-theme"),
-        "dcat:dataset": [_ref(d["@id"]) for d in datasets],
+        "dcat:themeTaxonomy": graph.taxonomies(),
+        "dcat:dataset": [_ref(d["@id"]) for d in datasets + versions],
     }
-    return {"@context": dict(DCAT_CONTEXT), "@graph": [catalog, publisher, contact_point, *datasets]}
+    shared = [graph.nodes[k] for k in sorted(graph.nodes)]
+    return {"@context": dict(DCAT_CONTEXT),
+            "@graph": [catalog, portal, contact_point, *datasets, *series, *versions, *shared]}
 
 
 # --- Project Open Data (data.json) ----------------------------------------------------------------
@@ -524,6 +994,7 @@ def _pod_distribution(descriptor: Mapping, f: Mapping, iris: _Iris) -> dict:
     d = {
         "@type": "dcat:Distribution",
         "title": _file_title(descriptor, f),
+        "description": _file_description(descriptor, f),
         "downloadURL": iris.download(f["path"]),
         "mediaType": f["mediatype"],
         "format": f["formato"],
@@ -535,21 +1006,24 @@ def _pod_distribution(descriptor: Mapping, f: Mapping, iris: _Iris) -> dict:
 
 
 def data_json(descriptor: Mapping, files: Sequence[Mapping], site_url: str, as_of: date,
-              temporal: Temporal | None = None, *, contact: Mapping | None = None,
-              rows: Mapping[str, int] | None = None) -> dict:
+              temporal: Temporal | None = None, *, rows: Mapping[str, int] | None = None,
+              facts: Facts | None = None) -> dict:
     """The catalogue as Project Open Data metadata schema v1.1 (``data.json``): the whole package and
     each table, with their files as distributions.
 
-    ``contact``: ``{"fn": name, "email": address}`` (default: the portal's name, no e-mail). POD
-    requires ``contactPoint.hasEmail``: without an e-mail the contact point has ``fn`` only and the file
-    will not pass a strict POD validator; the DCAT catalogue then points to the ``/sobre/`` page."""
+    POD v1.1 is the US federal profile: its schema requires ``bureauCode`` and ``programCode`` (OMB
+    codes of US federal agencies), which a Brazilian portal has none of and does not invent; the file
+    follows the schema in everything else (the portal's tests validate it against the v1.1 schema less
+    those two required entries: the non-federal profile). POD requires ``contactPoint.hasEmail``: without
+    a contact e-mail in the settings (``--contato-email``) the contact point has ``fn`` only, and the file
+    does not pass the schema on that point."""
     site = _site(site_url)
     iris = _Iris(site)
     files = _checked_files(descriptor, files)
-    who = _contact(contact)
-    contact_point = {"@type": "vcard:Contact", "fn": who["fn"]}
-    if who["email"]:
-        contact_point["hasEmail"] = f"mailto:{who['email']}"
+    facts = _facts(facts)
+    contact_point = {"@type": "vcard:Contact", "fn": PORTAL_NAME}
+    if facts.contact_email:
+        contact_point["hasEmail"] = f"mailto:{facts.contact_email}"
     licences = _licence_urls(descriptor)
     datasets = []
     for resource in [None, *_tables(descriptor).values()]:
@@ -558,13 +1032,17 @@ def data_json(descriptor: Mapping, files: Sequence[Mapping], site_url: str, as_o
         page = iris.data_page() if resource is None else iris.table_page(name)
         description = (_package_description(descriptor) if resource is None
                        else _table_description(descriptor, resource, own, rows))
+        sources = _sources(descriptor, facts, name)
+        issued, modified = _dates(descriptor, as_of, facts, name)
         d = {
             "@type": "dcat:Dataset",
             "title": _title(descriptor, resource),
             "description": description,
             "keyword": _keywords(descriptor, resource),
-            "modified": as_of.isoformat(),
-            "publisher": {"@type": "org:Organization", "name": PORTAL_NAME},
+            "issued": issued,
+            "modified": modified,
+            "accrualPeriodicity": FREQUENCIES[facts.frequency][1],
+            "publisher": {"@type": "org:Organization", "name": _publisher(sources) or UNDECLARED_PUBLISHER},
             "contactPoint": dict(contact_point),
             "identifier": page,
             "accessLevel": "public",
@@ -576,16 +1054,16 @@ def data_json(descriptor: Mapping, files: Sequence[Mapping], site_url: str, as_o
         if interval:
             d["temporal"] = interval
         d["language"] = [LANGUAGE]
-        d["theme"] = ["Transporte"]
+        d["theme"] = ["Transportes", facts.vcge_label]
         d["landingPage"] = page
         d["describedBy"] = iris.descriptor_file()
         d["describedByType"] = "application/json"
         if resource is not None:
             d["isPartOf"] = iris.data_page()
         else:
-            sources = _source_urls(descriptor)
-            if sources:
-                d["references"] = sources
+            sources_urls = _source_urls(descriptor)
+            if sources_urls:
+                d["references"] = sources_urls
         d["distribution"] = [_pod_distribution(descriptor, f, iris) for f in own]
         datasets.append(d)
     return {
@@ -605,6 +1083,7 @@ def _org_download(descriptor: Mapping, f: Mapping, iris: _Iris) -> dict:
         "@type": "DataDownload",
         "@id": iris.distribution(f["path"]),
         "name": _file_title(descriptor, f),
+        "description": _file_description(descriptor, f),
         "contentUrl": iris.download(f["path"]),
         "encodingFormat": f["mediatype"],
         "contentSize": f"{f['bytes']} B",
@@ -613,11 +1092,16 @@ def _org_download(descriptor: Mapping, f: Mapping, iris: _Iris) -> dict:
 
 
 def _org_dataset(descriptor: Mapping, resource: Mapping | None, files: Sequence[Mapping], iris: _Iris,
-                 as_of: date, temporal: Temporal | None, rows: Mapping[str, int] | None, nested: bool) -> dict:
+                 as_of: date, temporal: Temporal | None, rows: Mapping[str, int] | None, nested: bool,
+                 facts: Facts) -> dict:
     name = None if resource is None else resource["name"]
     own = [f for f in files if f.get("tabela") == name]
     page = iris.data_page() if resource is None else iris.table_page(name)
-    portal = {"@type": "Organization", "@id": iris.portal(), "name": PORTAL_NAME, "url": iris.home()}
+    publisher = _publisher(_sources(descriptor, facts, name))
+    body = {"@type": "Organization", "name": publisher or UNDECLARED_PUBLISHER}
+    if publisher:
+        body["@id"] = iris.publisher(publisher)
+    issued, modified = _dates(descriptor, as_of, facts, name)
     d: dict = {
         "@type": "Dataset",
         "@id": iris.package() if resource is None else iris.table(name),
@@ -628,9 +1112,10 @@ def _org_dataset(descriptor: Mapping, resource: Mapping | None, files: Sequence[
         "identifier": page,
         "keywords": _keywords(descriptor, resource),
         "isAccessibleForFree": True,
-        "creator": portal,
-        "publisher": portal,
-        "dateModified": as_of.isoformat(),
+        "creator": body,
+        "publisher": body,
+        "datePublished": issued,
+        "dateModified": modified,
         "version": descriptor.get("version") or as_of.isoformat(),
         "inLanguage": LANGUAGE,
         "spatialCoverage": {"@type": "Place", "name": SPATIAL_NAME, "description": SPATIAL_NOTE,
@@ -653,7 +1138,7 @@ def _org_dataset(descriptor: Mapping, resource: Mapping | None, files: Sequence[
                "url": iris.data_page()}
     if resource is None:
         d["includedInDataCatalog"] = catalog
-        d["hasPart"] = [_org_dataset(descriptor, r, files, iris, as_of, temporal, rows, nested=True)
+        d["hasPart"] = [_org_dataset(descriptor, r, files, iris, as_of, temporal, rows, True, facts)
                         for r in _tables(descriptor).values()]
     elif not nested:
         d["includedInDataCatalog"] = catalog
@@ -664,21 +1149,26 @@ def _org_dataset(descriptor: Mapping, resource: Mapping | None, files: Sequence[
 
 def schema_org(descriptor: Mapping, files: Sequence[Mapping], site_url: str, as_of: date,
                temporal: Temporal | None = None, table: str | None = None, *,
-               rows: Mapping[str, int] | None = None) -> dict:
+               rows: Mapping[str, int] | None = None, facts: Facts | None = None) -> dict:
     """A schema.org ``Dataset`` (JSON-LD) for the ``/dados/`` page (``table`` None: the whole package,
     with the package-wide files as ``distribution`` and every table in ``hasPart``) or for one table's
-    page ``/dados/<tabela>/``. Descriptions have 50 to 5,000 characters (Google Dataset Search).
+    page ``/dados/<tabela>/``, with the properties Google Dataset Search documents: name, a description
+    of 50 to 5,000 characters, url, identifier, keywords, license, creator and publisher (the public body
+    behind the sources, as an ``Organization``), temporal and spatial coverage, each file a
+    ``DataDownload`` (``encodingFormat``, ``contentUrl``), ``isAccessibleForFree``, ``datePublished`` and
+    ``dateModified`` (the data's dates, as in the DCAT catalogue).
 
     The ``@context`` is the string ``https://schema.org``, as Google expects; an offline JSON-LD parser
     cannot fetch it and should be given ``{"@vocab": "https://schema.org/"}`` in its place."""
     site = _site(site_url)
     iris = _Iris(site)
     files = _checked_files(descriptor, files)
+    facts = _facts(facts)
     if table is not None and table not in _tables(descriptor):
         raise KeyError(f"unknown table {table!r}")
     resource = None if table is None else _tables(descriptor)[table]
     return {"@context": "https://schema.org",
-            **_org_dataset(descriptor, resource, files, iris, as_of, temporal, rows, nested=False)}
+            **_org_dataset(descriptor, resource, files, iris, as_of, temporal, rows, False, facts)}
 
 
 # --- HTML -----------------------------------------------------------------------------------------
