@@ -194,8 +194,10 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
 
             try:
                 release = changes.load_previous(previous, streamed=changes.Everything())
+                fields = resource["schema"]["fields"]
                 result.changes = changes.compare_streamed(name, release, out / resource["path"],
-                                                          [f["name"] for f in resource["schema"]["fields"]], listed)
+                                                          [f["name"] for f in fields], listed,
+                                                          derived=[f["name"] for f in fields if f.get("derived")])
             except changes.ChangesError as exc:
                 result.changes_error = str(exc)
         result.seconds = time.perf_counter() - started

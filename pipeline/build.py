@@ -193,14 +193,15 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             except BackgroundError as exc:
                 raise BuildError(f"os arquivos de dados abertos não puderam ser gravados: {exc}") from None
         with progress.stage("versão e catálogos"):
-            _release(staging, settings, derived, late, previous, covered(schema, report))
+            _release(staging, settings, derived, late, previous, covered(schema, report), report.coverage)
     return BuildResult(report, derived, settings.out, pages, progress.timings())
 
 
-def _release(site: Path, settings: Settings, derived: Derived, late: list, previous, covered) -> None:
+def _release(site: Path, settings: Settings, derived: Derived, late: list, previous, covered,
+             coverage: dict[str, list[str]] | None = None) -> None:
     """Once every download is written: what changed since the previous release (``--anterior``), each
     file's size and SHA-256 (``SHA256SUMS``), the catalogues (DCAT-AP, data.json), this release kept
-    under ``/dados/versoes/<data>/``, the feed of changes and the download pages rendered again with
+    under ``/dados/versoes/<data>-<código>/``, the feed of changes and the download pages rendered again with
     all of it (pipeline/publish/release.py). Every date is the data's or ``--as-of``."""
     out = site / "dados"
     descriptor = json.loads((out / "datapackage.json").read_text(encoding="utf-8"))
@@ -224,20 +225,27 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
     # rows per table; None for a table no source supplies (its rows are unknown: never "0 linhas")
     rows = {name: derived.rows(name) if covered(name) else None for name in derived.tables}
     args = (descriptor, listed, settings.site_url, settings.as_of, temporal)
-    datapackage.write_json(catalog.dcat(*args, rows=rows), out / CATALOGUE)
-    datapackage.write_json(catalog.data_json(*args, rows=rows), site / "data.json")
-    versions, kept = release.keep_version(out, settings.as_of, previous_folder)
+    kept = release.keep_version(out, settings.as_of, previous_folder, listed)
+    # what the catalogues state besides the descriptor: the settings, each table's sources, the kept releases
+    facts = catalog.Facts.from_settings(settings, coverage, catalog.kept_versions(out, kept.names))
+    datapackage.write_json(catalog.dcat(*args, rows=rows, facts=facts), out / CATALOGUE)
+    datapackage.write_json(catalog.data_json(*args, rows=rows, facts=facts), site / "data.json")
     info = {
         "descriptor": descriptor,
         "arquivos": listed,
         "por_tabela": {r["name"]: [f for f in listed if f["tabela"] == r["name"]] for r in descriptor["resources"]},
         "pacote": [f for f in listed if f["tabela"] is None],
-        "versoes": versions,
-        "versao_guardada": kept,  # False: a version of this date was kept before, with other files, and stays
+        "versoes": kept.names,  # every kept version's name (AAAA-MM-DD-<código>), newest first
+        "versao": kept.name,  # this release's
+        "versao_guardada": kept.kept,  # False: a folder of its name, with another descriptor, was kept before and stays
+        # the citation of this release at its own address, the version being known now (datapackage.citation)
+        "citacao": datapackage.citation(descriptor["title"], settings.as_of, settings.site_url,
+                                        descriptor.get("sources") or [], kept.name),
         "mudancas": mudancas,
         # the JSON-LD blocks, escaped for a <script> element by catalog.script_tag
-        "schema_org": {None: Markup(catalog.script_tag(catalog.schema_org(*args, rows=rows))),
-                       **{r["name"]: Markup(catalog.script_tag(catalog.schema_org(*args, table=r["name"], rows=rows)))
+        "schema_org": {None: Markup(catalog.script_tag(catalog.schema_org(*args, rows=rows, facts=facts))),
+                       **{r["name"]: Markup(catalog.script_tag(catalog.schema_org(*args, table=r["name"], rows=rows,
+                                                                                  facts=facts)))
                           for r in descriptor["resources"]}},
     }
     for render_again in late:
@@ -246,7 +254,7 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
             rebase_page(site / page / "index.html", settings.base_path)
     feeds.write_changes(site, out / release.VERSIONS, settings.site_url, settings.as_of, descriptor["name"],
                         base_path=settings.base_path)
-    release.stamp(out, settings.as_of)
+    release.stamp(out, settings.as_of, out / kept.folder if kept.made else None)
 
 
 CATALOGUE = "catalogo.jsonld"

@@ -200,16 +200,20 @@ def test_the_change_log_of_a_build_counts_the_tickets_added_and_removed(sample_c
 def test_a_kept_version_is_never_replaced_by_a_second_build_of_its_date(sample_copy, tmp_path):
     first, same, other = tmp_path / "primeira", tmp_path / "mesma", tmp_path / "outra"
     _build(sample_copy, first)
-    _build(sample_copy, same, previous=str(first))  # the same files again: kept, no word said
-    day = AS_OF.isoformat()
-    kept = (first / "dados" / "versoes" / day / "SHA256SUMS").read_bytes()
-    assert (same / "dados" / "versoes" / day / "SHA256SUMS").read_bytes() == kept
+    _build(sample_copy, same, previous=str(first))  # the same files again: the same version, kept as it was
+    (name,) = [p.name for p in (first / "dados" / "versoes").iterdir()]
+    kept = (first / "dados" / "versoes" / name / "SHA256SUMS").read_bytes()
+    assert [p.name for p in (same / "dados" / "versoes").iterdir()] == [name]
+    assert (same / "dados" / "versoes" / name / "SHA256SUMS").read_bytes() == kept
     assert "não foi guardada" not in page_text(same / "dados" / "index.html")
     edited = tmp_path / "editada"
     shutil.copytree(sample_copy, edited)
     lines = (edited / "bilhetes.csv").read_text(encoding="utf-8").splitlines()
     (edited / "bilhetes.csv").write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
     _build(edited, other, previous=str(same))
-    assert (other / "dados" / "versoes" / day / "SHA256SUMS").read_bytes() == kept  # as it was published
-    assert (other / "dados" / "SHA256SUMS").read_bytes() != kept  # the new files are published all the same
-    assert "Esta versão não foi guardada em /dados/versoes/" + day in page_text(other / "dados" / "index.html")
+    names = sorted(p.name for p in (other / "dados" / "versoes").iterdir())  # one date, two names (issue 26)
+    assert len(names) == 2 and name in names and all(n.startswith(AS_OF.isoformat() + "-") for n in names)
+    assert (other / "dados" / "versoes" / name / "SHA256SUMS").read_bytes() == kept  # as it was published
+    (new,) = set(names) - {name}
+    assert (other / "dados" / "versoes" / new / "bilhetes.csv").read_bytes() == (other / "dados" / "bilhetes.csv").read_bytes()
+    assert "não foi guardada" not in page_text(other / "dados" / "index.html")

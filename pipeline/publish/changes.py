@@ -1,8 +1,10 @@
 """What changed between two published releases of the data package (``mudancas.json``).
 
 Both releases are read as text (every cell a string, as written in the CSV) and compared table by
-table with pandas merges: rows are matched by the table's ``primaryKey``; a table without one is
-compared by whole rows, as a multiset (two identical rows count twice). Only columns present in both
+table with pandas merges: rows are matched by the table's ``primaryKey``; a table without one by its
+whole row less the columns the portal computes, as a multiset (two identical rows count twice). What
+the sources changed is kept apart from what the portal recomputed (the fields the descriptor marks
+``"derived": true`` and the tables it makes whole): :func:`compare`. Only columns present in both
 releases are compared; the others are listed as ``colunas_novas`` / ``colunas_removidas``.
 """
 
@@ -18,6 +20,7 @@ import stat
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +30,8 @@ from ..identifiers import mask_cpf_in
 from ..read.source import FIELD_LIMIT, csv_error_pt
 
 _COUNT = "\x00ocorrencia"  # occurrence number of a repeated row in a table without primaryKey
-_LISTS = ("incluidos", "removidos", "alterados")
+_BEFORE = "\x00antes"  # suffix of the previous release's columns in a merge
+_LISTS = ("incluidos", "removidos", "alterados", "recalculados")
 
 
 class ChangesError(RuntimeError):
@@ -43,6 +47,7 @@ class Package:
     descriptor: dict
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     files: dict[str, Path | str] = field(default_factory=dict)
+    name: str | None = None  # its version name (pipeline/publish/release.py version_of)
 
 
 class Everything:
@@ -207,8 +212,9 @@ def load_previous(where: str, streamed=frozenset()) -> Package:
         return _fetch(base + path, limit) if remote else _regular_file(base / path, limit)
 
     label = f"{base}datapackage.json" if remote else str(base / "datapackage.json")
+    raw = read("datapackage.json", MAX_DESCRIPTOR_BYTES)
     try:
-        text = read("datapackage.json", MAX_DESCRIPTOR_BYTES).decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ChangesError(f"Descritor inválido em {label}: não está em UTF-8.") from None
     if _nesting(text) > MAX_DEPTH:
@@ -234,53 +240,125 @@ def load_previous(where: str, streamed=frozenset()) -> Package:
                 value = " | ".join(frame.iloc[pos][k] for k in key)
                 raise ChangesError(f"Chave primária repetida na tabela {r['name']} ({r['path']}) de {where}: "
                                    f'"{mask_cpf_in(value)}" ({", ".join(key)}) de novo na linha {pos + 2}.')
-    return Package(where, descriptor, tables, files)
+    return Package(where, descriptor, tables, files, _name_of(raw, descriptor.get("version")))
 
 
-def _records(frame: pd.DataFrame, columns: list[str]) -> list[dict]:
-    return [dict(zip(columns, row)) for row in zip(*(frame[c].tolist() for c in columns))] if columns else [{}] * len(frame)
+def _records(frame: pd.DataFrame, columns: list[str], names: list[str] | None = None) -> list[dict]:
+    """Each row of ``frame`` as {name: cell} over ``columns`` (named ``names`` when given)."""
+    names = columns if names is None else names
+    return [dict(zip(names, row)) for row in zip(*(frame[c].tolist() for c in columns))] if columns \
+        else [{} for _ in range(len(frame))]
 
 
-def _compare_table(name: str, before: pd.DataFrame, after: pd.DataFrame, key: list[str], limit: int | None) -> dict:
-    """One table's entry: rows added, removed and changed, matched by ``key`` (``[]``: whole row)."""
+def derived_fields(*resources) -> set[str]:
+    """The fields the portal computes in these descriptor resources: ``"derived": true`` in the published
+    descriptor (pipeline/publish/datapackage.py marks each of the schema's ``derivedFields``) or a copy of
+    another table's column (``x-juncao``: a carrier's name beside its CNPJ, in the tables the portal makes
+    too). Read defensively: a previous release's descriptor is input."""
+    names = set()
+    for r in resources:
+        schema = r.get("schema") if isinstance(r, dict) else None
+        fields = schema.get("fields") if isinstance(schema, dict) else None
+        for f in fields if isinstance(fields, list) else []:
+            if isinstance(f, dict) and (f.get("derived") is True or isinstance(f.get("x-juncao"), dict)) \
+                    and isinstance(f.get("name"), str):
+                names.add(f["name"])
+    return names
+
+
+def computed_tables() -> set[str]:
+    """The tables the portal makes whole (the schema's ``publishedResources``: achados, inconsistencias,
+    municipios, rejeitados): every change in them is recomputed, none is a source's."""
+    from ..schema import load_schema
+
+    return {r["name"] for r in load_schema().descriptor.get("publishedResources", [])}
+
+
+def _roles(common: list[str], key: list[str], derived, computed: bool) -> tuple[bool, list[str], list[str], list[str]]:
+    """How a table's common columns are compared: whether rows are matched by the primary key; the columns
+    that identify a row (the key, or for a table without one its whole row less the derived columns, as a
+    multiset); the recomputed columns (the derived ones, or every other column of a table the portal
+    makes); the rest, what the sources state."""
+    keyed = bool(key) and all(k in common for k in key)
+    if keyed:
+        match = list(key)
+    else:
+        match = [c for c in common if c not in derived] or list(common)
+    rest = [c for c in common if c not in match]
+    recomputed = [c for c in rest if computed or c in derived]
+    return keyed, match, recomputed, [c for c in rest if c not in recomputed]
+
+
+def _entry(name: str, key: list[str], keyed: bool, before_columns, after_columns, recomputed: list[str],
+           computed: bool, counts: dict[str, int], lines: dict[str, list]) -> dict:
+    """One table's entry in ``mudancas.json``, the same for a whole table and one read in batches."""
+    entry = {"tabela": name, "chave": list(key) if keyed else [],
+             "colunas_novas": sorted(set(after_columns) - set(before_columns)),
+             "colunas_removidas": sorted(set(before_columns) - set(after_columns)),
+             "calculada": computed, "colunas_recalculadas": recomputed}
+    entry.update(counts, linhas=lines)
+    if any(len(lines[k]) < entry[k] for k in _LISTS):
+        entry["truncado"] = True
+    stated = entry["incluidos"] or entry["removidos"] or entry["alterados"] \
+        or entry["colunas_novas"] or entry["colunas_removidas"]
+    if computed:
+        entry["situacao"] = "recalculada" if stated or entry["recalculados"] else "sem_mudancas"
+    else:
+        entry["situacao"] = "alterada" if stated else "recalculada" if entry["recalculados"] else "sem_mudancas"
+    return entry
+
+
+def _compare_table(name: str, before: pd.DataFrame, after: pd.DataFrame, key: list[str], limit: int | None,
+                   derived=frozenset(), computed: bool = False) -> dict:
+    """One table's entry: rows added, removed (whole), changed by the sources and recomputed, matched by
+    ``key`` or, without one, by the whole row less its ``derived`` columns (see :func:`compare`)."""
     common = [c for c in after.columns if c in before.columns]
-    entry = {"tabela": name, "chave": key if key and all(k in common for k in key) else [],
-             "colunas_novas": sorted(set(after.columns) - set(before.columns)),
-             "colunas_removidas": sorted(set(before.columns) - set(after.columns))}
-    key = entry["chave"] or common
-    on = key if entry["chave"] else key + [_COUNT]
-    left, right = before[common].copy(), after.copy()
-    if not entry["chave"]:  # multiset: the n-th copy of a row matches the n-th copy
-        left[_COUNT] = left.groupby(common, sort=False).cumcount() if common else range(len(left))
-        right[_COUNT] = right.groupby(common, sort=False).cumcount() if common else range(len(right))
+    keyed, match, recomputed, stated = _roles(common, key, derived, computed)
+    on = match if keyed else match + [_COUNT]
+    left, right = before.copy(), after.copy()
+    if not keyed:  # multiset: the n-th copy of a row matches the n-th copy
+        left[_COUNT] = left.groupby(match, sort=False).cumcount() if match else range(len(left))
+        right[_COUNT] = right.groupby(match, sort=False).cumcount() if match else range(len(right))
     try:
-        merged = left.merge(right, on=on, how="outer", suffixes=("\x00antes", ""), indicator=True,
+        merged = left.merge(right, on=on, how="outer", suffixes=(_BEFORE, ""), indicator=True,
                             validate="one_to_one", sort=False)
     except pd.errors.MergeError:
-        raise ChangesError(f"Chave primária repetida na tabela {name} ({', '.join(key)}).") from None
+        raise ChangesError(f"Chave primária repetida na tabela {name} ({', '.join(match)}).") from None
     merged = merged.sort_values(on, kind="stable")
     cut = (lambda f: f) if limit is None else (lambda f: f.head(limit))
     added, removed = merged[merged["_merge"] == "right_only"], merged[merged["_merge"] == "left_only"]
     both = merged[merged["_merge"] == "both"]
-    compared = [c for c in common if c not in key]
-    differs = pd.DataFrame({c: both[c + "\x00antes"] != both[c] for c in compared}, index=both.index)
-    changed = both[differs.any(axis=1)] if compared else both.iloc[0:0]
+
+    def differ(columns):
+        if not columns:
+            return pd.DataFrame(index=both.index), pd.Series(False, index=both.index)
+        frame = pd.DataFrame({c: both[c + _BEFORE] != both[c] for c in columns}, index=both.index)
+        return frame, frame.any(axis=1)
+
+    stated_diff, by_sources = differ(stated)
+    recomputed_diff, by_portal = differ(recomputed)
+    changed, recalculated = both[by_sources], both[~by_sources & by_portal]
+    previous_names = [c + _BEFORE if c in common and c not in on else c for c in before.columns]
+
+    def fields(frame, diff, columns):
+        return [{c: {"antes": row[c + _BEFORE], "depois": row[c]} for c in columns if d[c]}
+                for row, d in zip(_records(frame, [c + s for c in columns for s in (_BEFORE, "")]),
+                                  _records(diff.loc[frame.index], columns))]
+
     lines = {
         "incluidos": [{"chave": k, "registro": r} for k, r in
-                      zip(_records(cut(added), key), _records(cut(added), list(after.columns)))],
-        "removidos": [{"chave": k} for k in _records(cut(removed), key)],
-        "alterados": [{"chave": k, "campos": {c: {"antes": row[c + "\x00antes"], "depois": row[c]}
-                                              for c in compared if diff[c]}}
-                      for k, row, diff in zip(_records(cut(changed), key),
-                                              _records(cut(changed), [c + s for c in compared for s in ("\x00antes", "")]),
-                                              _records(differs.loc[cut(changed).index], compared))],
+                      zip(_records(cut(added), match), _records(cut(added), list(after.columns)))],
+        "removidos": [{"chave": k, "registro": r} for k, r in
+                      zip(_records(cut(removed), match), _records(cut(removed), previous_names, list(before.columns)))],
+        "alterados": [{"chave": k, "campos": s, "recalculados": p} for k, s, p in
+                      zip(_records(cut(changed), match), fields(cut(changed), stated_diff, stated),
+                          fields(cut(changed), recomputed_diff, recomputed))],
+        "recalculados": [{"chave": k, "campos": p} for k, p in
+                         zip(_records(cut(recalculated), match), fields(cut(recalculated), recomputed_diff, recomputed))],
     }
-    entry.update(incluidos=len(added), removidos=len(removed), alterados=len(changed), linhas=lines)
-    if any(len(lines[k]) < entry[k] for k in _LISTS):
-        entry["truncado"] = True
-    entry["situacao"] = "alterada" if entry["incluidos"] or entry["removidos"] or entry["alterados"] \
-        or entry["colunas_novas"] or entry["colunas_removidas"] else "sem_mudancas"
-    return entry
+    counts = {"incluidos": len(added), "removidos": len(removed), "alterados": len(changed),
+              "recalculados": len(recalculated)}
+    return _entry(name, key, keyed, before.columns, after.columns, recomputed, computed, counts, lines)
 
 
 def _rows_of(source: Path | str, label: str):
@@ -325,61 +403,111 @@ def _rows_of(source: Path | str, label: str):
                                    "um byte não é UTF-8") from None
 
 
-def _hashed(rows, positions: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """Two salted 64-bit hashes of each row's cells at ``positions`` (as pipeline/batches.py compares rows)."""
-    a, b = [], []
+def _hashed(rows, positions: list[int], others: list[int] | None = None) -> tuple[np.ndarray, ...]:
+    """Two salted 64-bit hashes of each row's cells at ``positions`` (as pipeline/batches.py compares rows),
+    and with ``others`` a third of its cells there (the recomputed columns: one hash, a difference only)."""
+    a, b, d = [], [], []
     for cells in rows:
         common = tuple(cells[p] for p in positions)
         a.append(hash(("a", common)))
         b.append(hash(("b", common)))
-    return np.array(a, dtype=np.int64), np.array(b, dtype=np.int64)
+        if others is not None:
+            d.append(hash(("d", tuple(cells[p] for p in others))))
+    hashes = (np.array(a, dtype=np.int64), np.array(b, dtype=np.int64))
+    return hashes if others is None else hashes + (np.array(d, dtype=np.int64),)
 
 
-def _surplus(mine: tuple[np.ndarray, np.ndarray], theirs: tuple[np.ndarray, np.ndarray]) -> tuple[int, dict]:
-    """How many rows of ``mine`` (hashes) exceed the copies of the same row in ``theirs``, and for each such
-    row, how many copies ``theirs`` has (the n-th copy of a row matches the n-th copy)."""
-    a = np.concatenate([mine[0], theirs[0]])
-    b = np.concatenate([mine[1], theirs[1]])
-    side = np.concatenate([np.ones(len(mine[0]), dtype=np.int64), np.zeros(len(theirs[0]), dtype=np.int64)])
-    if not len(a):
-        return 0, {}
-    order = np.lexsort((b, a))
-    a, b, side = a[order], b[order], side[order]
-    new = np.ones(len(a), dtype=bool)
-    new[1:] = (a[1:] != a[:-1]) | (b[1:] != b[:-1])
+def _occurrences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Each row's copy number among the rows of the same hashes, in the file's order (the n-th copy of a
+    row is matched with the n-th copy of the other release)."""
+    n = len(a)
+    if not n:
+        return np.zeros(0, dtype=np.int32)
+    order = np.lexsort((b, a))  # stable: equal rows stay in the file's order
+    new = np.zeros(n, dtype=bool)
+    new[0] = True
+    for column in (a, b):
+        ordered = column[order]
+        new[1:] |= ordered[1:] != ordered[:-1]
+        del ordered
     starts = np.flatnonzero(new)
-    own = np.add.reduceat(side, starts)
-    other = np.diff(np.append(starts, len(a))) - own
-    extra = own > other
-    groups = starts[extra]
-    return int((own - other)[extra].sum()), dict(zip(zip(a[groups].tolist(), b[groups].tolist()), other[extra].tolist()))
+    del new
+    occurrence = np.empty(n, dtype=np.int32)
+    occurrence[order] = np.arange(n, dtype=np.int64) - np.repeat(starts, np.diff(np.append(starts, n)))
+    return occurrence
 
 
-def _first_surplus(rows, positions: list[int], surplus: dict, limit: int | None) -> list[tuple]:
-    """The first ``limit`` rows (in the order of their cells at ``positions``, then of their copy) that are
-    beyond the copies the other release has: :func:`_compare_table`'s order for a table without a key. A
-    row after the ``limit`` kept so far is not counted (its later copies cannot be listed either)."""
+@dataclass
+class _Matched:
+    """How the rows of two releases of a table read in batches match (:func:`_match`), by row number in each
+    file: the rows of each without a match, each row's copy number, and the matched rows whose recomputed
+    cells differ (their numbers in the current file, ascending, and their matches' in the previous one)."""
+    removed: np.ndarray  # bool, per previous row
+    added: np.ndarray  # bool, per current row
+    before_copy: np.ndarray
+    after_copy: np.ndarray
+    recomputed_after: np.ndarray
+    recomputed_before: np.ndarray
+
+
+def _match(before: tuple[np.ndarray, ...], after: tuple[np.ndarray, ...]) -> _Matched:
+    """Match the rows of two files by their hashes (:func:`_hashed`), the n-th copy of a row with the n-th
+    copy, as :func:`_compare_table` matches them, with arrays only (no object per row: a table read in
+    batches has millions). A third hash on each side, of the recomputed cells, tells the matched rows
+    whose recomputed cells differ."""
+    nb, na = len(before[0]), len(after[0])
+    before_copy, after_copy = _occurrences(before[0], before[1]), _occurrences(after[0], after[1])
+    a = np.concatenate([before[0], after[0]])
+    b = np.concatenate([before[1], after[1]])
+    o = np.concatenate([before_copy, after_copy])
+    order = np.lexsort((o, b, a))  # a row and copy is one row of each file: two equal neighbours are a match
+    same = np.ones(max(len(order) - 1, 0), dtype=bool)
+    for column in (a, b, o):
+        ordered = column[order]
+        same &= ordered[1:] == ordered[:-1]
+        del ordered
+    del a, b, o
+    at = np.flatnonzero(same)
+    del same
+    first, second = order[at], order[at + 1]
+    del order, at
+    lo, hi = np.minimum(first, second), np.maximum(first, second) - nb  # a previous row, its current match
+    del first, second
+    removed, added = np.ones(nb, dtype=bool), np.ones(na, dtype=bool)
+    removed[lo], added[hi] = False, False
+    if len(before) > 2:
+        differ = before[2][lo] != after[2][hi]
+        lo, hi = lo[differ], hi[differ]
+        by_row = np.argsort(hi, kind="stable")
+        lo, hi = lo[by_row], hi[by_row]
+    else:
+        lo, hi = lo[:0], hi[:0]
+    return _Matched(removed, added, before_copy, after_copy, hi, lo)
+
+
+def _first_rows(rows, positions: list[int], chosen: np.ndarray, copies: np.ndarray, limit: int | None) -> list[tuple]:
+    """The first ``limit`` of the ``chosen`` rows (a mask by row number) in the order of their cells at
+    ``positions``, then of their copy number (:func:`_compare_table`'s order): [(row number, cells)]."""
     import heapq
 
-    heap: list = []  # (negated order, cells), the largest first
-    copies: dict = {}
-    for cells in rows:
-        common = tuple(cells[p] for p in positions)
-        hashes = (hash(("a", common)), hash(("b", common)))
-        if hashes not in surplus:
+    heap: list = []  # (negated order, row number, cells), the largest first
+    for number, cells in enumerate(rows):
+        if not chosen[number]:
             continue
+        common = tuple(cells[p] for p in positions)
         if limit is not None and len(heap) >= limit and common > heap[0][0].order[0]:
             continue
-        copy = copies.get(common, 0)
-        copies[common] = copy + 1
-        if copy < surplus[hashes]:
-            continue
-        item = (_Reverse((common, copy)), cells)
+        item = (_Reverse((common, int(copies[number]))), number, cells)
         if limit is None or len(heap) < limit:
             heapq.heappush(heap, item)
         elif item[0].order < heap[0][0].order:
             heapq.heapreplace(heap, item)
-    return [cells for _, cells in sorted(heap, key=lambda x: x[0].order)]
+    return [(number, cells) for _, number, cells in sorted(heap, key=lambda x: x[0].order)]
+
+
+def _rows_numbered(rows, numbers: set[int]) -> dict[int, list[str]]:
+    """{row number: cells} for the rows of ``numbers``."""
+    return {number: cells for number, cells in enumerate(rows) if number in numbers}
 
 
 class _Reverse:
@@ -395,17 +523,23 @@ class _Reverse:
 
 
 def compare_streamed(name: str, previous: Package, current_csv: Path, current_columns: list[str],
-                     limit: int | None = None) -> dict:
+                     limit: int | None = None, derived=()) -> dict:
     """:func:`compare`'s entry for a table without a key read in batches (pipeline/batches.py), whose rows
-    are compared whole as a multiset, as :func:`_compare_table` compares them, but never held: each row is
-    hashed (two salted 64-bit hashes), the counts compared, and the files read again for the first
-    ``limit`` rows of each list."""
+    are matched by the whole row less the ``derived`` columns (and those the previous release marks derived)
+    as a multiset, as :func:`_compare_table` matches them, but never held: each row is hashed (two salted
+    64-bit hashes of the cells that identify it, one of its derived cells), the rows matched with arrays,
+    and the files read again for the first ``limit`` rows of each list."""
     source = previous.files.get(name)
     label_before = f"{name} de {previous.where}"
     before_columns = next(iter(_rows_of(source, label_before))) if source is not None else list(current_columns)
     common = [c for c in current_columns if c in before_columns]
-    after_at = [current_columns.index(c) for c in common]
-    before_at = [before_columns.index(c) for c in common]
+    resources = previous.descriptor.get("resources") if isinstance(previous.descriptor, dict) else None
+    derived = set(derived) | derived_fields(*[r for r in resources or [] if isinstance(r, dict) and r.get("name") == name])
+    _, match, recomputed, _ = _roles(common, [], derived, False)
+    after_at = [current_columns.index(c) for c in match]
+    before_at = [before_columns.index(c) for c in match]
+    after_others = [current_columns.index(c) for c in recomputed] if recomputed else None
+    before_others = [before_columns.index(c) for c in recomputed] if recomputed else None
 
     def after_rows():
         rows = _rows_of(current_csv, f"{name} de {current_csv.parent}")
@@ -419,38 +553,58 @@ def compare_streamed(name: str, previous: Package, current_csv: Path, current_co
         next(rows)
         return rows
 
-    after, before = _hashed(after_rows(), after_at), _hashed(before_rows(), before_at)
-    added, added_rows = _surplus(after, before)
-    removed, removed_rows = _surplus(before, after)
-    del after, before
-    entry = {"tabela": name, "chave": [], "colunas_novas": sorted(set(current_columns) - set(before_columns)),
-             "colunas_removidas": sorted(set(before_columns) - set(current_columns))}
-    listed_added = _first_surplus(after_rows(), after_at, added_rows, limit) if added else []
-    listed_removed = _first_surplus(before_rows(), before_at, removed_rows, limit) if removed else []
+    matched = _match(_hashed(before_rows(), before_at, before_others), _hashed(after_rows(), after_at, after_others))
+    added, removed, recalculated = int(matched.added.sum()), int(matched.removed.sum()), len(matched.recomputed_after)
+    listed_added = _first_rows(after_rows(), after_at, matched.added, matched.after_copy, limit) if added else []
+    listed_removed = _first_rows(before_rows(), before_at, matched.removed, matched.before_copy, limit) if removed else []
+    listed_pairs, earlier = [], {}
+    if recalculated:
+        chosen = np.zeros(len(matched.added), dtype=bool)
+        chosen[matched.recomputed_after] = True
+        listed_pairs = _first_rows(after_rows(), after_at, chosen, matched.after_copy, limit)
+        numbers = np.array([number for number, _ in listed_pairs], dtype=np.int64)
+        partners = matched.recomputed_before[np.searchsorted(matched.recomputed_after, numbers)].tolist()
+        found = _rows_numbered(before_rows(), set(partners))
+        earlier = {number: found[partner] for number, partner in zip(numbers.tolist(), partners)}
+    after_of = dict(zip(recomputed, after_others or []))
+    before_of = dict(zip(recomputed, before_others or []))
     lines = {
-        "incluidos": [{"chave": dict(zip(common, (cells[p] for p in after_at))),
-                       "registro": dict(zip(current_columns, cells))} for cells in listed_added],
-        "removidos": [{"chave": dict(zip(common, (cells[p] for p in before_at)))} for cells in listed_removed],
+        "incluidos": [{"chave": dict(zip(match, (cells[p] for p in after_at))),
+                       "registro": dict(zip(current_columns, cells))} for _, cells in listed_added],
+        "removidos": [{"chave": dict(zip(match, (cells[p] for p in before_at))),
+                       "registro": dict(zip(before_columns, cells))} for _, cells in listed_removed],
         "alterados": [],
+        "recalculados": [{"chave": dict(zip(match, (cells[p] for p in after_at))),
+                          "campos": {c: {"antes": earlier[number][before_of[c]], "depois": cells[after_of[c]]}
+                                     for c in recomputed if earlier[number][before_of[c]] != cells[after_of[c]]}}
+                         for number, cells in listed_pairs],
     }
-    entry.update(incluidos=added, removidos=removed, alterados=0, linhas=lines)
-    if len(listed_added) < added or len(listed_removed) < removed:
-        entry["truncado"] = True
-    entry["situacao"] = "alterada" if added or removed or entry["colunas_novas"] or entry["colunas_removidas"] \
-        else "sem_mudancas"
-    return entry
+    counts = {"incluidos": added, "removidos": removed, "alterados": 0, "recalculados": recalculated}
+    return _entry(name, [], False, before_columns, current_columns, recomputed, False, counts, lines)
 
 
 def compare(previous: Package, current_dir: Path, current_descriptor: dict, limit: int | None = None,
-            streamed: dict[str, dict] | None = None) -> dict:
+            streamed: dict[str, dict] | None = None, computed=None) -> dict:
     """What changed from ``previous`` to the release in ``current_dir`` described by ``current_descriptor``.
 
-    Every table of either release gets an entry (sorted by name) with counts, the rows themselves
-    (sorted by key; at most ``limit`` per list, ``"truncado": true`` when cut) and a ``situacao``:
-    ``alterada``, ``sem_mudancas``, ``nova`` (all rows included) or ``removida`` (all rows removed).
-    A table's ``chave`` is its primaryKey when present in both releases, else ``[]`` and rows are
-    compared whole (over the common columns) as a multiset."""
+    Every table of either release gets an entry (sorted by name) with counts, the rows themselves (sorted
+    by key; at most ``limit`` per list, ``"truncado": true`` when cut) and a ``situacao``: ``alterada``
+    (the sources changed it), ``recalculada`` (only what the portal computes changed), ``sem_mudancas``,
+    ``nova`` (all rows included) or ``removida`` (all rows removed).
+
+    What the sources changed is kept apart from what the portal recomputed: a field either release marks
+    ``"derived": true`` (situations, deadlines, flags as of ``--as-of``, a carrier's name copied beside its
+    CNPJ, IBGE codes) is recomputed, and a row where only such fields differ is counted in ``recalculados``,
+    not ``alterados``; a row the sources changed lists its stated fields in ``campos`` and its recomputed
+    ones in ``recalculados``. The tables in ``computed`` (default: :func:`computed_tables`) are made by the
+    portal: every change in them is recomputed (``"calculada": true``, ``situacao`` ``recalculada``).
+
+    A table's ``chave`` is its primaryKey when present in both releases; else ``[]``, and a row is
+    identified by its whole row less the recomputed columns (each row's ``chave`` then holds those cells),
+    as a multiset (the n-th copy matches the n-th copy). A removed row is carried whole (``registro``), as
+    an added one is. ``resumo`` adds up what the sources changed and what was recomputed, apart."""
     streamed = streamed or {}  # table -> its entry, made by compare_streamed (pipeline/batches.py)
+    computed = computed_tables() if computed is None else set(computed)
     current_dir = Path(current_dir)
     now = {r["name"]: r for r in current_descriptor["resources"]}
     before = {r["name"]: r for r in previous.descriptor["resources"]}
@@ -471,14 +625,47 @@ def compare(previous: Package, current_dir: Path, current_descriptor: dict, limi
             after = previous.tables[name].iloc[0:0]
         old = previous.tables[name] if name in before else after.iloc[0:0]
         key = ((now.get(name) or before[name]).get("schema") or {}).get("primaryKey") or []
-        entry = _compare_table(name, old, after, [key] if isinstance(key, str) else list(key), limit)
+        entry = _compare_table(name, old, after, [key] if isinstance(key, str) else list(key), limit,
+                               derived_fields(*(r for r in (now.get(name), before.get(name)) if r)), name in computed)
         if name not in before or name not in now:
             entry["situacao"] = "nova" if name not in before else "removida"
         tables.append(entry)
     version = previous.descriptor.get("version")
     # a CPF in the previous release (published before the screen knew its shape) is never republished
     return mask_cpf_in({"anterior": version if isinstance(version, str) else None,
-                        "atual": current_descriptor.get("version"), "tabelas": tables})
+                        "atual": current_descriptor.get("version"),
+                        "versao_anterior": previous.name, "versao_atual": _version_of(current_dir, current_descriptor),
+                        "resumo": summary(tables), "tabelas": tables})
+
+
+def summary(tables: list[dict]) -> dict:
+    """What the sources changed (rows included, removed and changed in the tables they supply) and what the
+    portal recomputed (rows of those tables whose derived fields alone changed, and the rows of the tables
+    it makes), apart. A change log written before this distinction counts its changed rows as the sources'."""
+    def total(rows, kind):
+        return sum(t.get(kind, 0) for t in rows if isinstance(t.get(kind, 0), int))
+
+    stated = [t for t in tables if not t.get("calculada")]
+    made = [t for t in tables if t.get("calculada")]
+    return {"fontes": {k: total(stated, k) for k in ("incluidos", "removidos", "alterados")},
+            "recalculados": total(stated, "recalculados"),
+            "tabelas_calculadas": {k: total(made, k) for k in ("incluidos", "removidos", "recalculados")}}
+
+
+def _version_of(folder: Path, descriptor: dict) -> str | None:
+    """The version name (pipeline/publish/release.py ``version_of``) of the release whose
+    ``datapackage.json`` is in ``folder``."""
+    return _name_of(folder / "datapackage.json", descriptor.get("version"))
+
+
+def _name_of(source, version) -> str | None:
+    from .release import version_of
+
+    try:
+        data = source if isinstance(source, bytes) else Path(source).read_bytes()
+        return version_of(data, date.fromisoformat(version)) if isinstance(version, str) else None
+    except (OSError, ValueError):
+        return None
 
 
 def read_kept(path: Path) -> dict | None:

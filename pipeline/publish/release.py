@@ -1,14 +1,18 @@
 """The release, once every download is written: each file's size and SHA-256 (``SHA256SUMS``, the
-catalogues and ``/dados/``), the release kept under ``/dados/versoes/<data>/`` beside the earlier ones,
-and the files dated by the data's reference date rather than the build's clock (a web server's
-``Last-Modified`` is then the release's date, the same in every rebuild).
+catalogues and ``/dados/``), the release kept under ``/dados/versoes/<data>-<código>/`` beside the earlier
+ones (:func:`keep_version`: a name no other release shares, a ``SHA256SUMS`` of its own, files never
+written or re-dated once kept), and the files dated by the data's reference date rather than the build's
+clock (a web server's ``Last-Modified`` is then the release's date, the same in every rebuild).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 import shutil
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 
@@ -71,19 +75,64 @@ def temporal(tables: dict[str, pd.DataFrame], descriptor: dict) -> dict[str, tup
     return out
 
 
-VERSION_NAME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")  # a release is named by its reference date
+# a release is kept as AAAA-MM-DD-<the first 12 hex digits of its datapackage.json's SHA-256>; releases kept
+# before versions had that code are named by their date alone, and are brought over as they are
+VERSION_NAME = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})(-[0-9a-f]{12})?\Z")
+CODE_DIGITS = 12
 _MEMBER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,120}\Z")
 
 
 def version_name(name: str) -> bool:
-    """Whether ``name`` names a kept release: a real date, AAAA-MM-DD."""
-    if not VERSION_NAME.match(name):
-        return False
+    """Whether ``name`` names a kept release: a real date, AAAA-MM-DD, and its code (or none, for a release
+    kept before versions had one)."""
+    return version_date(name) is not None
+
+
+def version_date(name: str) -> date | None:
+    """The reference date of the kept release ``name`` (None when it names none)."""
+    match = VERSION_NAME.match(name)
+    if not match:
+        return None
     try:
-        date.fromisoformat(name)
+        return date.fromisoformat(match[1])
     except ValueError:
-        return False
-    return True
+        return None
+
+
+def version_of(descriptor_bytes: bytes, as_of: date) -> str:
+    """A release's version name: its reference date and the first 12 hex digits of the SHA-256 of its
+    ``datapackage.json`` (which states each CSV's size and SHA-256, so that the code changes whenever a
+    table does): two releases of one date never share a name, and one release always has the same
+    (``sha256sum datapackage.json`` gives it)."""
+    return f"{as_of.isoformat()}-{hashlib.sha256(descriptor_bytes).hexdigest()[:CODE_DIGITS]}"
+
+
+def newest_first(versions: Path) -> list[str]:
+    """The names of the versions kept in ``versions``, newest first: by date and, among releases of one
+    date, by the chain their ``mudancas.json`` state (a release compared with another of its date is the
+    later one; ``versao_anterior``), then by name."""
+    names = [p.name for p in versions.iterdir() if p.is_dir() and not p.is_symlink() and version_name(p.name)]
+    days: dict = {}
+    for name in names:
+        days.setdefault(version_date(name), []).append(name)
+    before: dict[str, str] = {}
+    for group in days.values():
+        if len(group) > 1:
+            from .changes import read_kept
+
+            for name in group:
+                log = read_kept(versions / name / "mudancas.json") if (versions / name / "mudancas.json").is_file() else None
+                earlier = log.get("versao_anterior") if log else None
+                if isinstance(earlier, str) and earlier in group and earlier != name:
+                    before[name] = earlier
+
+    def depth(name: str) -> int:  # how many releases of its date precede it (a loop counts no further)
+        seen = {name}
+        while (name := before.get(name)) is not None and name not in seen:
+            seen.add(name)
+        return len(seen) - 1
+
+    return sorted(names, key=lambda n: (version_date(n), depth(n), n), reverse=True)
 
 
 def _kept_members(folder: Path) -> list[Path]:
@@ -94,47 +143,68 @@ def _kept_members(folder: Path) -> list[Path]:
                       if e.is_file(follow_symlinks=False) and _MEMBER_NAME.match(e.name))
 
 
-def keep_version(out: Path, as_of: date, previous: Path | None = None) -> tuple[list[str], bool]:
-    """Keep this release's package (``datapackage.json``, the CSVs, the zip, ``SHA256SUMS``) under
-    ``versoes/<as_of>/`` as hard links (no second copy on disk), and bring the earlier releases from the
-    previous site's ``dados/versoes/`` when ``previous`` is such a folder: only folders named by a date
-    (not links) and, in them, only regular files with plain names. Returns every kept release's date,
-    newest first, and whether this release was kept. A kept version is never replaced: when the previous
-    site kept one of this date with other files (``SHA256SUMS`` differs), that one stays, this release is
-    published in ``dados/`` but not kept, and the download page says so (a second build of one date)."""
+@dataclass
+class Kept:
+    """What :func:`keep_version` did: this release's version ``name``, every kept version's name (newest
+    first), whether this release is kept under ``versoes/<name>/`` (``kept``) and whether this build made
+    that folder (``made``: False when the previous site kept the same release already, which stays as it
+    was published)."""
+    name: str
+    names: list[str] = field(default_factory=list)
+    kept: bool = True
+    made: bool = True
+
+    @property
+    def folder(self) -> str:
+        return f"{VERSIONS}/{self.name}"
+
+
+def keep_version(out: Path, as_of: date, previous: Path | None = None, listed: list[dict] | None = None) -> Kept:
+    """Keep this release's package under ``versoes/<data>-<código>/`` (:func:`version_of`): its
+    ``datapackage.json``, each table's CSV, the zip, ``mudancas.json`` when there is one, as hard links to
+    the files of ``out`` (no second copy on disk), and a ``SHA256SUMS`` of its own listing exactly those
+    files, relative to the version's folder (``cd versoes/<versão> && sha256sum -c SHA256SUMS``). The
+    hashes are those of ``listed`` (:func:`files`) where it names the file.
+
+    The earlier releases are brought from the previous site's ``dados/versoes/`` when ``previous`` is such
+    a folder: only folders with a version's name (not links) and, in them, only regular files with plain
+    names, as hard links (a copy, dates and all, where a link cannot be made). A kept file is never written
+    again, nor re-dated (:func:`stamp` leaves them alone). When the previous site kept this very release
+    (the same ``datapackage.json``: the same data, built again), that folder stays as it was published and
+    none is made; a folder of this release's name with another descriptor (not made by the portal) stays
+    too, and this release is then not kept (``Kept.kept`` False: the download page says so)."""
     versions = out / VERSIONS
     versions.mkdir(exist_ok=True)
-    kept = previous / VERSIONS if previous is not None else None
-    if kept is not None and kept.is_dir() and not kept.is_symlink():
-        with os.scandir(kept) as entries:
+    descriptor = (out / "datapackage.json").read_bytes()
+    name = version_of(descriptor, as_of)
+    earlier = previous / VERSIONS if previous is not None else None
+    if earlier is not None and earlier.is_dir() and not earlier.is_symlink():
+        with os.scandir(earlier) as entries:
             olds = sorted((e.name, Path(e.path)) for e in entries
                           if e.is_dir(follow_symlinks=False) and version_name(e.name))
-        for name, old in olds:
-            if name == as_of.isoformat() and _same_release(old, out):
-                continue  # the same files: kept again below, from this build's
-            if not (versions / name).exists():
-                (versions / name).mkdir()
+        for old_name, old in olds:
+            if not (versions / old_name).exists():
+                (versions / old_name).mkdir()
                 for member in _kept_members(old):
-                    _link_or_copy(member, versions / name / member.name)
-    here = versions / as_of.isoformat()
-    listed = sorted((p.name for p in versions.iterdir() if p.is_dir() and version_name(p.name)), reverse=True)
-    if here.exists():  # brought from the previous site, with other files: it stays as it was published
-        return listed, False
+                    _link_or_copy(member, versions / old_name / member.name)
+    here = versions / name
+    if here.exists():  # brought from the previous site: it stays as it was published
+        try:
+            same = (here / "datapackage.json").read_bytes() == descriptor
+        except OSError:
+            same = False
+        return Kept(name, newest_first(versions), same, False)
     here.mkdir()
-    members = ["datapackage.json", PACKAGE_ZIP, CHECKSUMS, "mudancas.json"] + sorted(p.name for p in out.glob("*.csv"))
-    for name in members:
-        if (out / name).is_file():
-            _link_or_copy(out / name, here / name)
-    return sorted((p.name for p in versions.iterdir() if p.is_dir() and version_name(p.name)), reverse=True), True
-
-
-def _same_release(kept: Path, out: Path) -> bool:
-    """A kept version holds the files of the release in ``out``: the same ``SHA256SUMS`` (a file of the
-    version itself, so a version that lost its own is never taken for this one)."""
-    try:
-        return (kept / CHECKSUMS).read_bytes() == (out / CHECKSUMS).read_bytes()
-    except OSError:
-        return False
+    resources = json.loads(descriptor.decode("utf-8"))["resources"]
+    members = ["datapackage.json", PACKAGE_ZIP, "mudancas.json"] + sorted(r["path"] for r in resources)
+    digests = {f["path"]: f["sha256"] for f in listed or []}
+    lines = []
+    for member in members:
+        if (out / member).is_file():
+            _link_or_copy(out / member, here / member)
+            lines.append(f"{digests.get(member) or sha256(out / member)}  {member}\n")
+    (here / CHECKSUMS).write_text("".join(sorted(lines, key=lambda line: line.split("  ", 1)[1])), encoding="utf-8")
+    return Kept(name, newest_first(versions))
 
 
 def _link_or_copy(src, dst) -> None:
@@ -144,12 +214,15 @@ def _link_or_copy(src, dst) -> None:
         shutil.copy2(src, dst)
 
 
-def stamp(folder: Path, as_of: date) -> None:
-    """Date every file under ``folder`` at the reference date's midnight (UTC), except the earlier kept
-    releases under ``versoes/``: they are hard links to the previous site's files, which keep their own
-    dates."""
+def stamp(folder: Path, as_of: date, made: Path | None = None) -> None:
+    """Date every file this build wrote under ``folder`` at the reference date's midnight (UTC): every file
+    outside ``versoes/``, and under it only the version folder ``made`` by this build. The versions
+    brought from the previous site are hard links to its files: they keep their own dates (setting one
+    would re-date the previous release's file too)."""
     moment = datetime.combine(as_of, time(), tzinfo=UTC).timestamp()
-    earlier = [p for p in (folder / VERSIONS).glob("*") if p.name != as_of.isoformat()]
+    versions = folder / VERSIONS
     for path in folder.rglob("*"):
-        if path.is_file() and not any(path.is_relative_to(e) for e in earlier):
+        if path.is_relative_to(versions) and (made is None or not path.is_relative_to(made)):
+            continue
+        if path.is_file() and not path.is_symlink():
             os.utime(path, (moment, moment))

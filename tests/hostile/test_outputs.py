@@ -112,8 +112,10 @@ def test_the_previous_release_may_be_the_site_being_replaced(tmp_path, capsys):
         code, err = build(capsys, site, "--no-search", "--anterior", str(previous), "--as-of", as_of)
         assert code == 0, err
         assert (site / "index.html").is_file() and (site / "dados" / "mudancas.json").is_file()
-        assert (site / "dados" / "versoes" / "2026-05-31" / "datapackage.json").is_file()
-    assert sorted(p.name for p in (site / "dados" / "versoes").iterdir()) == ["2026-05-31", "2026-06-30", "2026-07-31"]
+        (first,) = [p for p in (site / "dados" / "versoes").iterdir() if p.name.startswith("2026-05-31-")]
+        assert (first / "datapackage.json").is_file()
+    names = sorted(p.name for p in (site / "dados" / "versoes").iterdir())  # <data>-<código> (issue 26)
+    assert [name[:10] for name in names] == ["2026-05-31", "2026-06-30", "2026-07-31"]
 
 
 # --- (b) nightly: the site and the state folder --------------------------------------------------------------

@@ -137,25 +137,28 @@ def test_previous_versions_bring_only_dated_folders_of_plain_files(previous, tmp
     outside.mkdir()
     (outside / "segredo.txt").write_text("SEGREDO DE FORA", encoding="utf-8")
     (versions / "2026-01-31").symlink_to(outside)  # a version folder that is a link
-    for name in ['<img src=x onerror=alert(1)>', 'a"quote', "linha\nnova", "2026-02-30", "..."]:
+    for name in ['<img src=x onerror=alert(1)>', 'a"quote', "linha\nnova", "2026-02-30", "...",
+                 "2026-02-28-ABCDEF012345", "2026-02-28-abc", "2026-02-28-0123456789ab-x"]:
         (versions / name).mkdir()
         (versions / name / "datapackage.json").write_text("{}", encoding="utf-8")
-    kept = versions / "2026-05-31"
+    (first,) = [p.name for p in versions.iterdir() if p.name.startswith("2026-05-31-")]
+    kept = versions / first
     (kept / "link.csv").symlink_to(outside / "segredo.txt")  # a version file that is a link
     site = build_with(previous, tmp_path)
     listed = sorted(p.name for p in (site / "dados" / "versoes").iterdir())
-    assert listed == ["2026-05-31", "2026-06-30"]
-    assert not (site / "dados" / "versoes" / "2026-05-31" / "link.csv").exists()
+    assert [name[:10] for name in listed] == ["2026-05-31", "2026-06-30"] and first in listed
+    assert not (site / "dados" / "versoes" / first / "link.csv").exists()
     assert "SEGREDO DE FORA" not in published_text(site)
     dados = page_text(site / "dados" / "index.html")
     assert "onerror" not in dados and "quote" not in dados
 
 
 def test_keeping_a_version_leaves_the_previous_release_files_dated_as_they_were(previous, tmp_path):
-    kept = previous / "dados" / "versoes" / "2026-05-31" / "linhas.csv"
+    (first,) = [p.name for p in (previous / "dados" / "versoes").iterdir() if p.name.startswith("2026-05-31-")]
+    kept = previous / "dados" / "versoes" / first / "linhas.csv"
     before = kept.stat().st_mtime
     site = build_with(previous, tmp_path)
-    assert (site / "dados" / "versoes" / "2026-05-31" / "linhas.csv").stat().st_mtime == before
+    assert (site / "dados" / "versoes" / first / "linhas.csv").stat().st_mtime == before
     assert kept.stat().st_mtime == before  # the hard link's file was not re-dated
 
 
