@@ -15,7 +15,7 @@ TYPES = {
     "money": "valor em reais (R$)",
     "boolean": "sim/não (true/false)",
     "date": "data (AAAA-MM-DD)",
-    "datetime": "data e hora (AAAA-MM-DDTHH:MM)",
+    "datetime": "data e hora (AAAA-MM-DDTHH:MM:SS com o deslocamento do horário de Brasília, -03:00 ou -02:00)",
     "time": "hora (HH:MM)",
 }
 
@@ -88,5 +88,9 @@ def example(field: dict, values) -> str:
                 return f"{float(v):.2f}"
             if isinstance(v, bool):
                 return "true" if v else "false"
+            if kind(field) == "datetime" and hasattr(v, "hour"):
+                from .publish.provenance import moment_text  # the downloads' one spelling
+
+                return moment_text(v)
             return v.isoformat() if hasattr(v, "isoformat") else str(v)
     return ""

@@ -23,6 +23,7 @@ from conftest import AS_OF, MINIMAL, xlsx_text
 from openpyxl import load_workbook
 
 from pipeline.build import build
+from pipeline.publish.provenance import moment_text
 from pipeline.settings import Settings
 
 FORMULA = re.compile(r"^[=+\-@\t\r]")
@@ -46,9 +47,8 @@ def as_csv_text(value, field: dict, neutralised: bool) -> str:
         return f"{float(value):.2f}"
     if kind == "boolean":
         return "true" if value in (True, 1) else "false"
-    if kind == "datetime":
-        moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
-        return moment.isoformat(timespec="minutes") if moment.second == 0 else moment.isoformat()
+    if kind == "datetime":  # one spelling, with Brasília's offset; the XLSX holds the wall clock (issue 26)
+        return moment_text(value if isinstance(value, datetime) else datetime.fromisoformat(str(value)))
     if kind == "date":
         return (value.date() if isinstance(value, datetime) else value).isoformat() if not isinstance(value, str) else value
     if kind == "time":
@@ -63,7 +63,7 @@ def as_csv_text(value, field: dict, neutralised: bool) -> str:
 @pytest.mark.parametrize("fmt", ["json", "parquet", "sqlite", "xlsx"])
 def test_every_format_reads_back_to_the_csv_rows(site, fmt):
     """Row for row and column for column, each download holds what the CSV holds (formulas aside: the
-    CSV and XLSX neutralise them, the others keep the original text)."""
+    CSV neutralises them, the others keep the original text: an XLSX text cell is never evaluated)."""
     db = sqlite3.connect(site / "dados" / "portal.sqlite") if fmt == "sqlite" else None
     for resource in descriptor(site)["resources"]:
         name, fields = resource["name"], resource["schema"]["fields"]
@@ -83,7 +83,7 @@ def test_every_format_reads_back_to_the_csv_rows(site, fmt):
             headers = list(rows[0])
             columns = [headers.index(f"{f.get('title') or f['name']} [{f['name']}]") for f in fields]
             got = [[r[i] for i in columns] for r in rows[1:]]
-        neutralised = fmt == "xlsx"
+        neutralised = False  # only the CSV neutralises formulas (issue 26)
         assert len(got) == len(want), (fmt, name)
         for g, w in zip(got, want):
             text = [as_csv_text(v, f, neutralised) for v, f in zip(g, fields)]
@@ -159,7 +159,7 @@ def test_xlsx_times_are_times_and_formulas_stay_text(site):
     assert isinstance(cell.value, time) and cell.number_format == "hh:mm"
     ws = load_workbook(site / "dados" / "transportadoras.xlsx")["transportadoras"]
     evil = next(row for row in ws.iter_rows() if row[0].value == "44555666000181")
-    assert evil[2].data_type == "s" and evil[2].value == '\'=HYPERLINK("http://evil.example","clique")'
+    assert evil[2].data_type == "s" and evil[2].value == '=HYPERLINK("http://evil.example","clique")'
 
 
 def test_sizes_and_hashes_are_stated_and_true(site):
@@ -304,21 +304,22 @@ def test_a_second_release_lists_exactly_the_rows_that_changed(site, tmp_path):
     assert changed in text and "pago" in text
     feed = (out / "feeds" / "mudancas.atom.xml").read_text(encoding="utf-8")
     assert "infracoes: 1 incluído(s), 1 removido(s), 1 alterado(s)" in feed
-    versions = sorted(p.name for p in (out / "dados" / "versoes").iterdir())
-    assert versions == [AS_OF.isoformat(), later.isoformat()]
-    assert (out / "dados" / "versoes" / later.isoformat() / "infracoes.csv").read_bytes() == (out / "dados" / "infracoes.csv").read_bytes()
-    assert (out / "dados" / "versoes" / AS_OF.isoformat() / "infracoes.csv").read_bytes() == (site / "dados" / "infracoes.csv").read_bytes()
+    versions = sorted(p.name for p in (out / "dados" / "versoes").iterdir())  # <data>-<código> (issue 26)
+    assert [v[:10] for v in versions] == [AS_OF.isoformat(), later.isoformat()]
+    assert (out / "dados" / "versoes" / versions[1] / "infracoes.csv").read_bytes() == (out / "dados" / "infracoes.csv").read_bytes()
+    assert (out / "dados" / "versoes" / versions[0] / "infracoes.csv").read_bytes() == (site / "dados" / "infracoes.csv").read_bytes()
 
 
 def test_earlier_releases_are_kept_under_their_date(site, tmp_path):
     out = tmp_path / "site"
     build(Settings(data=(MINIMAL,), out=out, as_of=date(2026, 7, 31), previous=str(site / "dados"), search_index=False))
-    versions = sorted(p.name for p in (out / "dados" / "versoes").iterdir())
-    assert versions == ["2026-06-30", "2026-07-31"]
-    old = out / "dados" / "versoes" / "2026-06-30" / "datapackage.json"
+    versions = sorted(p.name for p in (out / "dados" / "versoes").iterdir())  # <data>-<código> (issue 26)
+    assert [v[:10] for v in versions] == ["2026-06-30", "2026-07-31"]
+    old = out / "dados" / "versoes" / versions[0] / "datapackage.json"
     assert json.loads(old.read_text(encoding="utf-8"))["version"] == "2026-06-30"
     page = " ".join((out / "dados" / "index.html").read_text(encoding="utf-8").split())
-    assert "30/06/2026" in page and "31/07/2026 (esta versão)" in BeautifulSoup(page, "html.parser").get_text(" ", strip=True)
+    assert "30/06/2026" in page
+    assert f"31/07/2026 {versions[1][11:]} (esta versão)" in BeautifulSoup(page, "html.parser").get_text(" ", strip=True)
 
 
 def test_a_previous_release_that_cannot_be_read_fails_the_build_and_names_it(tmp_path):

@@ -71,7 +71,10 @@ def test_xlsx_keeps_formula_text_as_text(site):
     values = [list(r) for r in ws.iter_rows(values_only=True)]
     assert values[0][:2] == ["CNPJ [cnpj]", "Razão social [razao_social]"]
     evil = next(r for r in values if r[0] == "44555666000181")
-    assert evil[2] == '\'=HYPERLINK("http://evil.example","clique")'
+    # a text cell is never evaluated: the text as it is, no apostrophe (issue 26; the CSV neutralises it)
+    assert evil[2] == '=HYPERLINK("http://evil.example","clique")'
+    row = next(r for r in ws.iter_rows() if r[0].value == "44555666000181")
+    assert row[2].data_type == "s"
 
 
 def test_sqlite_has_every_table_with_derived_columns(site):
@@ -144,10 +147,12 @@ def test_xlsx_writer_keeps_types_and_any_valid_text(tmp_path):
     sheet = list(book.active.iter_rows(values_only=True))
     assert sheet[0] == ("texto [texto]", "quando [quando]", "dia [dia]", "ok [ok]", "valor [valor]")  # no titles
     assert [xlsx_text(r[0]) or "" for r in sheet[1:]] == [
-        "_x0041_ literal", "linha\r\nnova", " espaço nas pontas ", "<b>&amp;</b>", "fim\uffff", "'=1+1", ""]
+        "_x0041_ literal", "linha\r\nnova", " espaço nas pontas ", "<b>&amp;</b>", "fim\uffff", "=1+1", ""]
     assert sheet[1][1:] == (datetime(2021, 2, 1, 8, 30), datetime(2024, 2, 29), True, 7)
     assert sheet[2][3:] == (False, 1500.25)
-    assert book.active["B2"].number_format == "dd/mm/yyyy hh:mm" and book.active["C2"].number_format == "dd/mm/yyyy"
+    # a date-time shows the downloads' one spelling, ISO 8601 with Brasília's offset (issue 26)
+    assert book.active["B2"].number_format == 'yyyy-mm-dd"T"hh:mm:ss"-03:00"'
+    assert book.active["C2"].number_format == "dd/mm/yyyy"
     # byte-reproducible: the same table and date give the same file
     again = tmp_path / "u.xlsx"
     spreadsheet.write_xlsx(df, {"name": "t", "title": "Tabela <t>", "schema": {"fields": fields}}, again,

@@ -13,6 +13,7 @@ from ..schema import Schema
 from ..validate import Report
 from . import archive, columnar, database, datapackage, spreadsheet, tabular
 from .background import Background
+from .provenance import Provenance
 
 PACKAGE_ZIP = "pacote-completo.zip"
 DATABASE = "portal.sqlite"
@@ -84,8 +85,12 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(mask_cpf(source.relatorio.read_text(encoding="utf-8")), encoding="utf-8")
             entry["x-relatorio-de-ingestao"] = target.relative_to(out).as_posix()
-    descriptor = datapackage.published_descriptor(schema, derived.as_of, sources, report.fictional, site_url)
+    descriptor = datapackage.published_descriptor(
+        schema, derived.as_of, sources, report.fictional, site_url, coverage=report.coverage,
+        unchecked=derived.unchecked, unchecked_inconsistencies=derived.unchecked_inconsistencies)
     resources = descriptor["resources"]
+    # the release's provenance record, written into every format in its own place (pipeline/publish/provenance.py)
+    record = Provenance.from_descriptor(descriptor)
 
     batched = derived.batches  # tables written a batch at a time as they were read (pipeline/batches.py)
     rows = {r["name"]: derived.rows(r["name"]) if r["name"] in derived.tables else len(tables[r["name"]])
@@ -98,7 +103,7 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
             if name not in names or ("xlsx", "XLSX") not in [f[:2] for f in formats(rows[name])]:
                 continue
             df = tables[name] if name not in batched else _whole(out / f"{name}.parquet")
-            spreadsheet.write_xlsx(df, resource, out / f"{name}.xlsx", derived.as_of, (coded or {}).get(name))
+            spreadsheet.write_xlsx(df, resource, out / f"{name}.xlsx", derived.as_of, (coded or {}).get(name), record)
 
     def the_last_spreadsheet() -> None:
         spreadsheets({largest})
@@ -106,18 +111,19 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
     def the_rest(progress=None) -> None:
         coded = {}  # each table's columns numbered once for its CSV, JSON, SQLite and XLSX (tabular.Coded)
         for done, resource in enumerate(resources, 1):
-            if resource["name"] in batched:  # its CSV, JSON and Parquet are written
+            if resource["name"] in batched:  # its CSV, JSON and Parquet are written; the Parquet gets the record
                 resource.update(datapackage.size_and_hash(out / resource["path"]))
+                columnar.restamp(out / f"{resource['name']}.parquet", resource, record)
                 continue
             df = tables[resource["name"]]
             coded[resource["name"]] = table = tabular.Coded(df)
             tabular.write_csv(df, resource, out / resource["path"], table)
             resource.update(datapackage.size_and_hash(out / resource["path"]))  # in this process's copy
             tabular.write_json(df, resource, out / f"{resource['name']}.json", table)
-            columnar.write_parquet(df, resource, out / f"{resource['name']}.parquet")
+            columnar.write_parquet(df, resource, out / f"{resource['name']}.parquet", record)
             if progress is not None:
                 progress.advance(done, len(resources) + 1)
-        _write_rest(derived, report, descriptor, tables, out, covered(schema, report), coded)
+        _write_rest(derived, report, descriptor, tables, out, covered(schema, report), coded, record)
         spreadsheets({r["name"] for r in resources} - {largest}, coded)
         if progress is not None:
             progress.advance(len(resources) + 1, len(resources) + 1)
@@ -131,14 +137,14 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
 
 
 def _write_rest(derived: Derived, report: Report, descriptor: dict, tables: dict, out: Path, covered,
-                coded: dict) -> None:
+                coded: dict, record: Provenance) -> None:
     resources = descriptor["resources"]
     datapackage.write_json(descriptor, out / "datapackage.json")
     datapackage.write_json(
         {**report.to_dict(), "completude": derived.completeness,
          "regras_nao_verificadas": derived.unchecked}, out / "validacao.json")
     sides = {name: out / side_database(name) for name in derived.batches}
-    database.write_sqlite(tables, descriptor, out / DATABASE, covered, coded, sides)
+    database.write_sqlite(tables, descriptor, out / DATABASE, covered, coded, sides, record)
     for side in sides.values():
         side.unlink()
     database.write_metadata(descriptor, out / DATASETTE_METADATA, Path(DATABASE).stem)

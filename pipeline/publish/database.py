@@ -1,13 +1,24 @@
 """All tables in one SQLite database, made with ``sqlite-utils`` from the published schema, for
 ``sqlite3`` users and for Datasette (``datasette portal.sqlite -m metadata.json``):
 
-- each table with its primary key (NOT NULL) and the schema's other required columns NOT NULL;
+- each table with its primary key (NOT NULL) and the schema's other required columns NOT NULL; a table
+  without a key of its own (horários, achados, inconsistências, rejeitados, bilhetes) gets one, ``linha_csv``
+  (INTEGER PRIMARY KEY: the record's number in the table's CSV, 1 for the first row), so that every row
+  has a page by key in Datasette;
 - the schema's foreign keys, declared (``PRAGMA foreign_key_check`` is empty: the validation refused
   every dangling reference, and a reference to a table no source covers is left undeclared, since that
   table is empty here and the key is unknown rather than wrong) and indexed;
-- a full-text index (FTS5) on the text columns the schema lists under ``x-busca-texto``;
-- ``metadata.json`` beside it: titles, descriptions, licence, sources, column descriptions, the column
-  that names a row (``x-rotulo``: Datasette shows it beside a link) and the full-text tables.
+- a full-text index (FTS5) on the text columns the schema lists under ``x-busca-texto`` and on the
+  identifiers (:func:`search_columns`: CNPJs, prefixes, notice and protocol numbers...), so that
+  Datasette's search box finds a CNPJ or a notice number; not on a table written in batches (its size);
+- ``_metadados``: the release's provenance record (pipeline/publish/provenance.py), one row per
+  ``(escopo, chave)``: ``escopo`` is ``pacote`` or a table's name; ``chave`` as in Parquet's metadata
+  (``fontes``, ``cobertura``, ``data_de_referencia``, ``ficticio``, ``licenca``, ``citacao``...; the
+  package's ``proveniencia`` is the whole record as JSON);
+- ``metadata.json`` beside it: titles, descriptions (a table no source covers says so; achados, which
+  rules did not run), licence and source of the database and of each table, the fictional label when
+  the build is fictional, column descriptions, the column that names a row (``x-rotulo``: Datasette shows
+  it beside a link) and the full-text tables.
 
 The rows go in through the connection's ``executemany`` in chunks (the national infractions are
 500,000 rows; one dict per row, as ``insert_all`` wants, cost twice the time); sqlite-utils declares the
@@ -24,9 +35,41 @@ import pandas as pd
 import sqlite_utils
 
 from ..schema import Table
+from .provenance import NOT_COVERED, NOT_COVERED_TEXT, Provenance, source_text
 from .tabular import Appended, Coded, cell_of, kinds
 
 _TYPES = {"integer": int, "number": float, "boolean": int, "money": float}
+ROW_KEY = "linha_csv"  # the key of a table without one of its own
+ROW_KEY_DESCRIPTION = ("Número do registro no CSV publicado desta tabela (1 = a primeira linha de dados): chave "
+                       "primária dada pelo banco a uma tabela sem chave própria; muda de uma versão para outra.")
+METADATA_TABLE = "_metadados"
+
+
+def row_key(resource: dict) -> str | None:
+    """``linha_csv`` for a table without a primary key of its own, else None."""
+    return None if Table(resource).primary_key else ROW_KEY
+
+
+def search_columns(resource: dict) -> list[str]:
+    """The columns of the table's full-text index: its text (``x-busca-texto``) and its identifiers, the
+    text fields that are a key, point to one, or have a pattern (CNPJ, prefix, notice, protocol, act,
+    plate, IBGE code), codes with a list of values and UFs aside. None for a table written in batches."""
+    if resource.get("x-em-lotes"):
+        return []
+    out = list(resource.get("x-busca-texto") or [])
+    schema = resource["schema"]
+    keys = set(Table(resource).primary_key)
+    for fk in schema.get("foreignKeys", []):
+        keys.update(fk["fields"] if isinstance(fk["fields"], list) else [fk["fields"]])
+    for f in schema["fields"]:
+        name, c = f["name"], f.get("constraints") or {}
+        if f.get("type", "string") != "string" or name in out or c.get("enum") or f.get("categories"):
+            continue
+        if name == "uf" or name.endswith("_uf"):
+            continue
+        if name in keys or c.get("pattern") or name == "chave":
+            out.append(name)
+    return out
 
 
 def _foreign_keys(resource: dict, present: set[str], covered) -> list[tuple[str, str, str]]:
@@ -60,10 +103,12 @@ def _referenced_first(resources: list[dict]) -> list[dict]:
 
 
 def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, covered=lambda name: True,
-                 coded: dict[str, Coded] | None = None, batched: dict | None = None) -> None:
+                 coded: dict[str, Coded] | None = None, batched: dict | None = None,
+                 record: Provenance | None = None) -> None:
     """``covered(table)`` says whether a source supplied the table (see the module's note on keys);
     ``coded``, the tables' columns numbered already by the other writers (:class:`~.tabular.Coded`);
-    ``batched``, table -> the database of its own a table written in batches has (:class:`SideTable`)."""
+    ``batched``, table -> the database of its own a table written in batches has (:class:`SideTable`);
+    ``record``, the release's provenance (``_metadados``; by default read from ``descriptor``)."""
     path.unlink(missing_ok=True)
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA journal_mode = OFF")
@@ -74,36 +119,61 @@ def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, 
         for resource in _referenced_first(descriptor["resources"]):
             name, fields = resource["name"], kinds(resource)
             required = {f["name"] for f in resource["schema"]["fields"] if (f.get("constraints") or {}).get("required")}
-            pk = Table(resource).primary_key
+            pk = Table(resource).primary_key or [ROW_KEY]  # linha_csv: numbered by SQLite, 1, 2, ... (rowid)
             fks = _foreign_keys(resource, present, covered)
-            db[name].create({n: _TYPES.get(t, str) for n, t in fields}, pk=pk or None,
-                            not_null=set(pk) | required, foreign_keys=fks)
+            columns = {n: _TYPES.get(t, str) for n, t in fields}
+            if row_key(resource):
+                columns = {ROW_KEY: int, **columns}
+            db[name].create(columns, pk=pk[0] if len(pk) == 1 else pk, not_null=set(pk) | required,
+                            foreign_keys=fks)
             side = (batched or {}).get(name)
             if side is None:
                 insert(conn, name, fields, (coded or {}).get(name) or Coded(tables[name]))
             else:  # its rows were written as it was read (pipeline/batches.py): copied over by SQLite itself
+                listed = ", ".join(f'"{n}"' for n, _ in fields)
                 conn.execute("ATTACH DATABASE ? AS lotes", (str(side),))
-                conn.execute(f'INSERT INTO "{name}" SELECT * FROM lotes."{name}"')
+                conn.execute(f'INSERT INTO "{name}" ({listed}) SELECT {listed} FROM lotes."{name}" ORDER BY rowid')
                 conn.commit()
                 conn.execute("DETACH DATABASE lotes")
             for column, _, _ in fks:
                 db[name].create_index([column], find_unique_name=True)
-            text = resource.get("x-busca-texto")
+            text = search_columns(resource)
             if text:
                 db[name].enable_fts(text, fts_version="FTS5", create_triggers=False, replace=True)
                 db[name].populate_fts(text)
+        write_metadata_table(conn, descriptor, record)
         conn.commit()
     finally:
         conn.close()
+
+
+def metadata_rows(descriptor: dict, record: Provenance | None = None) -> list[tuple[str, str, str]]:
+    """The rows of ``_metadados``: ``(escopo, chave, valor)``, the package's first, then each table's."""
+    record = record or Provenance.from_descriptor(descriptor)
+    rows = [("pacote", k, v) for k, v in record.items()] + [("pacote", "proveniencia", record.as_json())]
+    for r in descriptor["resources"]:  # each table's own items; the package's hold for every table
+        rows += [(r["name"], k, v) for k, v in record.items(r["name"]) if k in _TABLE_ITEMS]
+    return rows
+
+
+_TABLE_ITEMS = ("titulo", "descricao", "cobertura", "fontes", "regras_nao_verificadas")
+
+
+def write_metadata_table(conn: sqlite3.Connection, descriptor: dict, record: Provenance | None = None) -> None:
+    """``_metadados`` (see the module's note), with its key (escopo, chave)."""
+    conn.execute(f'CREATE TABLE "{METADATA_TABLE}" ("escopo" TEXT NOT NULL, "chave" TEXT NOT NULL, "valor" TEXT, '
+                 'PRIMARY KEY ("escopo", "chave"))')
+    conn.executemany(f'INSERT INTO "{METADATA_TABLE}" VALUES (?, ?, ?)', metadata_rows(descriptor, record))
 
 
 def insert(conn: sqlite3.Connection, name: str, fields: list[tuple[str, str]], table: Coded) -> None:
     """The rows of ``table`` (a table's columns numbered, :class:`~.tabular.Coded`) into the SQLite table
     ``name`` of columns ``fields`` (``tabular.kinds``)."""
     marks = ", ".join("?" for _ in fields)
+    listed = ", ".join(f'"{n}"' for n, _ in fields)  # a table without a key numbers its rows (linha_csv)
     forms = [table.forms(n, cell_of(t)) for n, t in fields]
     for start, stop in table.spans():
-        conn.executemany(f'INSERT INTO "{name}" VALUES ({marks})', table.rows(forms, start, stop))
+        conn.executemany(f'INSERT INTO "{name}" ({listed}) VALUES ({marks})', table.rows(forms, start, stop))
 
 
 class SideTable(Appended):
@@ -129,36 +199,63 @@ class SideTable(Appended):
 
 
 def metadata(descriptor: dict, database: str = "portal") -> dict:
-    """Datasette's ``metadata.json`` for the database, from the published descriptor."""
+    """Datasette's ``metadata.json`` for the database, from the published descriptor and its provenance
+    record: the title and description (with the fictional label when the build is fictional) at the top
+    and on the database's page; licence and source for the database and each table (a table no source
+    covers says so as its source and first in its description); column descriptions; full-text tables."""
+    record = Provenance.from_descriptor(descriptor)
     licence = descriptor["licenses"][0]
     sources = descriptor.get("sources") or []
+    common = {"license": licence["title"], "license_url": licence["path"]}
+    source_url = next((s["path"] for s in sources if s.get("path")), "")
     tables = {}
     for r in descriptor["resources"]:
+        name = r["name"]
         entry = {
-            "title": r.get("title", r["name"]),
+            "title": r.get("title", name),
             "description": r.get("description", ""),
+            **common,
+            **_table_source(record, name),
             "columns": {f["name"]: " — ".join(x for x in (f.get("title"), f.get("description")) if x)
                         for f in r["schema"]["fields"]},
         }
+        if row_key(r):
+            entry["columns"] = {ROW_KEY: ROW_KEY_DESCRIPTION, **entry["columns"]}
         if r.get("x-rotulo"):
             entry["label_column"] = r["x-rotulo"]
-        if r.get("x-busca-texto"):
-            entry["fts_table"] = f"{r['name']}_fts"
+        if search_columns(r):
+            entry["fts_table"] = f"{name}_fts"
             entry["fts_pk"] = "rowid"
-        tables[r["name"]] = entry
-    meta = {
-        "title": descriptor["title"],
-        "description": descriptor["description"],
-        "license": licence["title"],
-        "license_url": licence["path"],
-        "databases": {database: {"tables": tables}},
+        tables[name] = entry
+    tables[METADATA_TABLE] = {
+        "title": "Metadados e proveniência",
+        "description": "O registro de proveniência desta versão: fontes com datas e licenças, data dos cálculos, "
+                       "licença do portal, dados fictícios ou não e a cobertura de cada tabela (escopo: pacote ou "
+                       "o nome da tabela).",
+        **common,
+        "columns": {"escopo": "pacote, ou o nome da tabela de que a linha fala", "chave": "o item do registro",
+                    "valor": "o seu texto (proveniencia: o registro inteiro em JSON)"},
     }
-    if sources:
-        meta["source"] = "; ".join(s.get("title", s.get("name", "")) for s in sources)
-        urls = [s["path"] for s in sources if s.get("path")]
-        if urls:
-            meta["source_url"] = urls[0]
-    return meta
+    source = {"source": "; ".join(source_text(s) for s in record.sources)} if record.sources else {}
+    if source and source_url:
+        source["source_url"] = source_url
+    about = {"title": descriptor["title"], "description": descriptor["description"], **common, **source}
+    return {**about, "databases": {database: {**about, "tables": tables}}}
+
+
+def _table_source(record: Provenance, table: str) -> dict:
+    """A table's ``source`` (and ``source_url``) for Datasette: its sources, or that none covers it."""
+    c = record.coverage(table)
+    if c is not None and c.situacao == NOT_COVERED:
+        return {"source": NOT_COVERED_TEXT}
+    sources = record.sources_of(table)
+    if not sources:
+        return {}
+    out = {"source": "; ".join(source_text(s) for s in sources)}
+    url = next((s["path"] for s in sources if s.get("path")), "")
+    if url:
+        out["source_url"] = url
+    return out
 
 
 def write_metadata(descriptor: dict, path: Path, database: str = "portal") -> None:

@@ -5,28 +5,42 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import re
 from datetime import date
 from pathlib import Path
 
 from ..schema import Schema
+from .provenance import (
+    AS_OF_MEANING,
+    COVERED,
+    DATETIME_SENTENCE,
+    FICTIONAL_LABEL,
+    LICENSE,
+    MADE,
+    NOT_COVERED,
+    NOT_COVERED_SENTENCE,
+    NOT_COVERED_TEXT,
+    PORTAL,
+    ZONE_NAME,
+    TableCoverage,
+    rules_sentence,
+)
 
-LICENSE = {
-    "name": "CC-BY-4.0",
-    "path": "https://creativecommons.org/licenses/by/4.0/",
-    "title": "Creative Commons Atribuição 4.0 Internacional",
-}
+__all__ = ["FICTIONAL_LABEL", "LICENSE", "PORTAL", "citation", "published_descriptor", "sha256", "size_and_hash",
+           "write_json"]
 
 
-FICTIONAL_LABEL = "Dados fictícios, para demonstração"
-
-
-PORTAL = "Portal do transporte rodoviário interestadual de passageiros"
-
-
-def citation(title: str, as_of: date, site_url: str = "") -> str:
-    """The suggested citation (ABNT-like): who, what, which release, where, under which licence."""
-    where = f" Disponível em: <{site_url}/dados/>." if site_url else ""
-    return (f"{PORTAL}. {title}. Versão {as_of.isoformat()}.{where} "
+def citation(title: str, as_of: date, site_url: str = "", sources=(), version: str = "") -> str:
+    """The suggested citation (ABNT-like): the portal, as the compiler; what; which release; the public
+    bodies whose data it is (each source's publisher, credited); where (the release's own folder,
+    ``/dados/versoes/<versão>/``, once its name is known: the descriptor cannot hold the name, which is its
+    own hash, so the pages cite it and the descriptor the date); when the reader accessed it; the licence."""
+    publishers = list(dict.fromkeys(s["publisher"] for s in sources if s.get("publisher")))
+    credit = f" Dados de: {'; '.join(publishers)}." if publishers else ""
+    release = f"Versão {version}" if version else f"Versão de {as_of.isoformat()}"
+    where = (f" Disponível em: <{site_url}/dados/{'versoes/' + version + '/' if version else ''}>."
+             f" Acesso em: [data do seu acesso].") if site_url else ""
+    return (f"{PORTAL}. {title}. {release}.{credit}{where} "
             f"Licença {LICENSE['title']} ({LICENSE['name']}).")
 
 
@@ -45,12 +59,21 @@ def size_and_hash(path: Path) -> dict:
 
 
 def published_descriptor(schema: Schema, as_of: date, sources: list[dict] | None = None,
-                         fictional: bool = False, site_url: str = "") -> dict:
+                         fictional: bool = False, site_url: str = "", *,
+                         coverage: dict[str, list[str]] | None = None, unchecked: dict[str, list[str]] | None = None,
+                         unchecked_inconsistencies: dict[str, list[str]] | None = None) -> dict:
     """Each published table with its fields; derived fields are marked ``"derived": true`` and the
     source tables end with the ``fonte`` of each row. ``sources`` are the build's sources (entries of
-    ``sources``); a build with a fictional source says so in the package's and every table's title."""
+    ``sources``); a build with a fictional source says so in the package's and every table's title.
+
+    With ``coverage`` (table -> ids of the sources supplying it, ``Report.coverage``), each resource says
+    where its rows come from (``x-cobertura``: the provenance record's part of it, pipeline/publish/provenance.py),
+    and its description says so: a table no source covers, "As fontes deste site não incluem esta tabela"
+    (never an implied zero); achados and inconsistências, which rules could not run (``unchecked`` and
+    ``unchecked_inconsistencies``: rule -> the tables no source covers)."""
     src = schema.descriptor
     mark = f"{FICTIONAL_LABEL} — " if fictional else ""
+    titles = {r["name"]: r.get("title", r["name"]) for r in list(src["resources"]) + list(src.get("publishedResources", []))}
     resources = []
     for r in list(src["resources"]) + list(src.get("publishedResources", [])):
         fields = copy.deepcopy(r["schema"]["fields"])
@@ -59,44 +82,115 @@ def published_descriptor(schema: Schema, as_of: date, sources: list[dict] | None
             fields.append(f)
         if r["name"] in schema.tables:
             fields.append(copy.deepcopy(schema.provenance_field))
+        for f in fields:
+            if f.get("type") == "datetime":  # one spelling in every download, with the offset (tabular.cell)
+                f["description"] = _published_datetime(f.get("description", ""))
+                f["format"] = "default"
+                f["x-fuso-horario"] = ZONE_NAME
         table_schema = {k: copy.deepcopy(v) for k, v in r["schema"].items() if k != "fields"}
         table_schema["fields"] = fields
         table_schema.setdefault("$schema", "https://datapackage.org/profiles/2.0/tableschema.json")
         table_schema.setdefault("missingValues", [""])
+        description = r.get("description", "")
+        extra = {}
+        if coverage is not None:
+            covered = _coverage(r["name"], schema, coverage, sources or [], unchecked or {},
+                                unchecked_inconsistencies or {})
+            description = _described(description, covered, titles)
+            extra["x-cobertura"] = covered.as_descriptor()
         resources.append(
             {
                 "$schema": "https://datapackage.org/profiles/2.0/dataresource.json",
                 "name": r["name"],
                 "path": f"{r['name']}.csv",
                 "title": mark + r.get("title", r["name"]),
-                "description": r.get("description", ""),
+                "description": description,
                 "format": "csv",
                 "mediatype": "text/csv",
                 "encoding": "utf-8",
                 "schema": table_schema,
                 # for the SQLite database and Datasette (pipeline/publish/database.py): the text columns
                 # of its full-text index, and the column that names a row where another table links to it;
-                # and whether its records carry the verification code of art. 12 (pipeline/site/verification.py)
-                **{k: copy.deepcopy(r[k]) for k in ("x-busca-texto", "x-rotulo", "x-codigo-verificacao") if k in r},
+                # whether its records carry the verification code of art. 12 (pipeline/site/verification.py);
+                # and whether it is written a batch at a time (pipeline/batches.py: no full-text index of its own)
+                **{k: copy.deepcopy(r[k]) for k in ("x-busca-texto", "x-rotulo", "x-codigo-verificacao", "x-em-lotes")
+                   if k in r},
+                **extra,
             }
         )
+    description = src["description"]
+    if coverage is not None and _package_coverage(schema, coverage, titles):
+        # the schema's description names every table: a release whose sources do not cover them all names
+        # what they cover, and what they do not
+        description = PARTIAL_PACKAGE + _package_coverage(schema, coverage, titles)
+    if fictional:
+        description = f"{FICTIONAL_LABEL}: nada aqui descreve transportadoras, atos ou infrações reais. {description}"
     return {
         "$schema": "https://datapackage.org/profiles/2.0/datapackage.json",
         "name": src["name"],
         "title": mark + src["title"],
-        "description": (f"{FICTIONAL_LABEL}: nada aqui descreve transportadoras, atos ou infrações reais. "
-                        if fictional else "") + src["description"],
+        "description": description,
         "version": as_of.isoformat(),
         "keywords": ["transporte rodoviário", "ônibus", "Decreto 952/1993", "outorgas", "tarifas"],
         "licenses": [LICENSE],
         "sources": copy.deepcopy(sources or []),
         "x-ficticio": fictional,
         "x-data-de-referencia": as_of.isoformat(),
-        "x-data-de-referencia-descricao": "data dos cálculos (situações, prazos, vigências), não a data dos dados: "
-                                          "a data de cada fonte está em sources",
-        "x-citacao": citation(mark + src["title"], as_of, site_url),
+        "x-data-de-referencia-descricao": AS_OF_MEANING,
+        "x-citacao": citation(mark + src["title"], as_of, site_url, sources or []),
         "resources": resources,
     }
+
+
+def _published_datetime(description: str) -> str:
+    """A date-time field's description as published: the input's format (``AAAA-MM-DDTHH:MM, segundos
+    opcionais``) is not what the downloads hold, which carry seconds and the offset."""
+    kept = re.sub(r",? no formato AAAA-MM-DDTHH:MM[^.]*\.", ".", description).strip()
+    return f"{kept} {DATETIME_SENTENCE}".strip()
+
+
+def _coverage(name: str, schema: Schema, coverage: dict, sources: list[dict], unchecked: dict,
+              unchecked_inconsistencies: dict) -> TableCoverage:
+    """The table's part of the provenance record: a source table is covered by the sources supplying it, or
+    not covered; a table the portal makes (achados, inconsistências, municípios, rejeitados) is made from
+    the sources, and a table of rule results names the rules that could not run."""
+    if name in schema.tables:
+        ids = tuple(coverage.get(name) or ())
+        return TableCoverage(COVERED if ids else NOT_COVERED, ids)
+    everything = tuple(s["name"] for s in sources)
+    if name in ("achados", "inconsistencias"):
+        from ..derive import findings, inconsistencies
+
+        rules, missing = ((findings.RULES, unchecked) if name == "achados" else
+                          (inconsistencies.RULES, unchecked_inconsistencies))
+        return TableCoverage(MADE, everything, tuple(r.slug for r in rules if r.slug not in missing), tuple(
+            {"regra": r.slug, "titulo": r.titulo, "artigo": getattr(r, "artigo", ""),
+             "tabelas_ausentes": list(missing[r.slug])} for r in rules if r.slug in missing))
+    return TableCoverage(MADE, everything)
+
+
+def _described(description: str, covered: TableCoverage, titles: dict[str, str]) -> str:
+    """The table's description in every format: a table no source covers says so first."""
+    if covered.situacao == NOT_COVERED:
+        return f"{NOT_COVERED_TEXT} {description}".strip()
+    rules = rules_sentence(covered, titles)
+    if rules and not covered.verificadas:  # no rule ran: the empty table says why first
+        return f"{rules} {description}".strip()
+    return f"{description} {rules}".strip()
+
+
+PARTIAL_PACKAGE = "Dados publicados pelo portal sobre o transporte rodoviário interestadual e internacional de passageiros."
+
+
+def _package_coverage(schema: Schema, coverage: dict, titles: dict[str, str]) -> str:
+    """The package's description names what its sources cover, and what they do not."""
+    tables = [r["name"] for r in schema.descriptor["resources"]]
+    covered = [titles[t] for t in tables if coverage.get(t)]
+    missing = [titles[t] for t in tables if not coverage.get(t)]
+    if not missing:
+        return ""
+    said = f" Tabelas que as fontes desta versão cobrem: {', '.join(covered)}." if covered else ""
+    return f"{said} {NOT_COVERED_SENTENCE.replace('esta tabela', 'estas tabelas')}: {', '.join(missing)}."
 
 
 def write_json(data, path: Path) -> None:

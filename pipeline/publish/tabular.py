@@ -4,7 +4,9 @@ In CSV, text cells that begin with ``=``, ``+``, ``-``, ``@`` (or a tab or carri
 prefixed with ``'`` so that a spreadsheet shows them as text instead of running them as formulas
 (data contract, Output). JSON keeps every value as it is. Money (fields marked ``"x-moeda": "BRL"`` in the
 schema) prints in CSV with two decimals always (``255.00``, ``137.70``), so a column reads the same in
-every row and no tool drops the cents.
+every row and no tool drops the cents. A date-time has one spelling in every download, ISO 8601 with seconds
+and the offset of Brasília's legal time (``2026-03-02T14:30:00-03:00``; -02:00 in the summers that had a
+summer time: pipeline/publish/provenance.py ``moment_text``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import pandas as pd
 from ..dictionary import MONEY, kind
 from ..schema import Schema
 from ..validate import Report
+from .provenance import moment_text
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -63,7 +66,7 @@ def cell(value, field_type: str):
     if value is None or value == "" or (isinstance(value, float) and value != value):
         return None
     if isinstance(value, datetime):
-        return _moment_iso(value)
+        return moment_text(value)
     if isinstance(value, date):
         return value.isoformat()
     if field_type == "integer":
@@ -71,10 +74,6 @@ def cell(value, field_type: str):
     if field_type in ("number", MONEY):
         return int(value) if float(value).is_integer() else float(value)
     return value
-
-
-def _moment_iso(value: datetime) -> str:
-    return value.isoformat(timespec="minutes") if value.second == 0 else value.isoformat()
 
 
 def straight(field_type: str, slow, text, moment):
@@ -91,7 +90,7 @@ def straight(field_type: str, slow, text, moment):
 
 
 def _iso(value: date) -> str:
-    return _moment_iso(value) if type(value) is datetime else value.isoformat()
+    return moment_text(value) if type(value) is datetime else value.isoformat()
 
 
 def cell_of(field_type: str):

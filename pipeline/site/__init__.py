@@ -17,6 +17,8 @@ from pelican.generators import Generator
 from .. import dictionary, parallel
 from ..identifiers import slugify
 from ..kinds import RECORD_KINDS as DECLARED_KINDS
+from ..publish.provenance import Provenance
+from ..publish.snippets import snippets
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import SUMMARIES
@@ -196,6 +198,9 @@ class SectionsGenerator(PortalGenerator):
         pages = section_pages(self.data)
         files = [(None, None, job) for job in datafiles.jobs(self.data, self.label)]
         root = Path(self.output_path)
+        # where a record page's facts come from, for its index.json (pipeline/publish/provenance.py)
+        record = Provenance.from_descriptor(self.data.descriptor)
+        tables = {k.name: k.table for k in DECLARED_KINDS}
 
         def render(items):
             for url, template, context in items:
@@ -207,7 +212,9 @@ class SectionsGenerator(PortalGenerator):
                     self.page(url, template, count=False, **context)
                     if template in RECORD_KINDS:  # the page's facts, for machines (rel="alternate"), whose
                         # links are full addresses (or carry the sub-path): read where the site is deployed
-                        facts = addressed(as_json(context[template]), self.settings.get("PORTAL_ADDRESS", ""))
+                        facts = as_json(context[template])
+                        facts["proveniencia"] = record.for_record(tables[template], [context[template].get("fonte")])
+                        facts = addressed(facts, self.settings.get("PORTAL_ADDRESS", ""))
                         (root / url / "index.json").write_bytes(_json(facts))
 
         parallel.split(pages + files, render, self.settings.get("PORTAL_WORKERS", 1), kind=lambda item: item[1])
@@ -298,8 +305,13 @@ class DataGenerator(PortalGenerator):
         self.page("dados/", "dados", pacote=pacote, release=release, count=count)
         for r in pacote["resources"]:
             path = urls.path("tabela", slug=r["name"])
+            # ready code that reads the table with its identifiers as text (pipeline/publish/snippets.py), from
+            # the site's address when it has one (--site-url), else from a file downloaded beside the code
+            address = self.settings.get("PORTAL_ADDRESS", "")
+            base = f"{address}/dados/" if address.startswith("http") else ""
             self.page(path, "tabela", pacote=pacote, recurso=r, release=release,
-                      exemplos=_examples(self.data.head(r["name"]), r), count=count)
+                      exemplos=_examples(self.data.head(r["name"]), r), trechos=snippets(r["name"], r, base),
+                      trechos_locais=not base, count=count)
             written.append(path)
         self.page(urls.CHANGES, "mudancas", pacote=pacote, release=release, count=count,
                   mostrados=CHANGES_SHOWN, listados=CHANGES_LISTED)

@@ -1,0 +1,297 @@
+"""Issue 26: one provenance record in every download, each in that format's own place, read back with the
+tools a user has (pyarrow, openpyxl, sqlite3, pandas, DuckDB): the sources with their dates and licences,
+the date of the calculations, the portal's licence, fictional or not, and each table's coverage. A table
+no source covers says "As fontes deste site não incluem esta tabela" rather than implying zero rows, and
+achados says which rules did not run. Identifiers keep their leading zeros with the /dados/ snippets;
+a date-time has one spelling, ISO 8601 with Brasília's offset; an XLSX text cell is never a formula."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import re
+import sqlite3
+import zipfile
+from datetime import date, datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pyarrow.parquet as pq
+import pytest
+from openpyxl import load_workbook
+
+from pipeline import SAMPLE_DIR
+from pipeline.build import build
+from pipeline.derive.findings import RULES
+from pipeline.publish.provenance import FICTIONAL_LABEL, NOT_COVERED_SENTENCE, PORTAL, Provenance, moment_text
+from pipeline.publish.snippets import snippets, text_columns
+from pipeline.settings import Settings
+
+UNCOVERED = ("outorgas", "tarifas", "infracoes", "caducidades", "secoes")  # the real export has none of these
+
+
+def descriptor(site: Path) -> dict:
+    return json.loads((site / "dados" / "datapackage.json").read_text(encoding="utf-8"))
+
+
+def kv(path: Path) -> dict[str, str]:
+    """A Parquet file's key-value metadata, as pyarrow reads it from the file's footer."""
+    raw = pq.ParquetFile(path).metadata.metadata
+    return {k.decode(): v.decode() for k, v in raw.items() if k != b"ARROW:schema"}
+
+
+def metadados(site: Path) -> dict[tuple[str, str], str]:
+    with sqlite3.connect(site / "dados" / "portal.sqlite") as db:
+        return {(e, k): v for e, k, v in db.execute("SELECT escopo, chave, valor FROM _metadados")}
+
+
+def readme(book) -> dict[str, list[str]]:
+    rows = {}
+    for item, text in book.worksheets[0].iter_rows(values_only=True):
+        rows.setdefault(item, []).append(text)
+    return rows
+
+
+def custom(book) -> dict[str, object]:
+    return {p.name: p.value for p in book.custom_doc_props.props}
+
+
+def csv_rows(site: Path, name: str) -> list[dict]:
+    with open(site / "dados" / f"{name}.csv", encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+# --- a table no source covers, in every format ------------------------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.parametrize("table", UNCOVERED)
+def test_an_uncovered_table_says_so_in_every_format(real_only_site, table):
+    dados = real_only_site / "dados"
+    resource = next(r for r in descriptor(real_only_site)["resources"] if r["name"] == table)
+    assert resource["description"].startswith(NOT_COVERED_SENTENCE)
+    assert resource["x-cobertura"] == {"situacao": "não coberta", "fontes": []}
+    meta = kv(dados / f"{table}.parquet")
+    assert meta["description"].startswith(NOT_COVERED_SENTENCE) and meta["cobertura"] == "não coberta"
+    assert pq.read_schema(dados / f"{table}.parquet").metadata[b"description"].decode() == meta["description"]
+    book = load_workbook(dados / f"{table}.xlsx")
+    assert book.sheetnames[0] == "Leia-me" and book.active.title == "Leia-me"  # it opens on why it is empty
+    assert readme(book)["Cobertura"][0].startswith(NOT_COVERED_SENTENCE)
+    assert book.properties.description.startswith(NOT_COVERED_SENTENCE)
+    assert custom(book)["Cobertura"].startswith(NOT_COVERED_SENTENCE)
+    rows = metadados(real_only_site)
+    assert rows[(table, "cobertura")] == "não coberta" and rows[(table, "descricao")].startswith(NOT_COVERED_SENTENCE)
+    datasette = json.loads((dados / "metadata.json").read_text(encoding="utf-8"))["databases"]["portal"]["tables"][table]
+    assert datasette["description"].startswith(NOT_COVERED_SENTENCE) and datasette["source"].startswith(NOT_COVERED_SENTENCE)
+
+
+@pytest.mark.slow
+def test_a_covered_table_names_its_source_date_and_licence_in_every_format(real_only_site):
+    dados = real_only_site / "dados"
+    meta = kv(dados / "transportadoras.parquet")
+    assert meta["cobertura"] == "coberta" and meta["data_de_referencia"] == "2026-11-29"
+    assert "ANTT" in meta["fontes"] and "dados de 2021" in meta["fontes"] and "licença: " in meta["fontes"]
+    assert "CC-BY-4.0" in meta["licenca"] and meta["ficticio"] == "não"
+    book = load_workbook(dados / "transportadoras.xlsx")
+    assert book.sheetnames == ["Leia-me", "transportadoras", "dicionario"] and book.active.title == "transportadoras"
+    assert book.properties.creator == PORTAL and book.properties.language == "pt-BR"
+    props = custom(book)
+    assert "ANTT" in props["Fonte"] and props["Data de referência"] == "2026-11-29"
+    assert props["Dados fictícios"] is False and props["Licença"] == "CC-BY-4.0"
+    sheet = readme(book)
+    assert any("ANTT" in s and "dados de 2021" in s for s in sheet["Fonte"])
+    assert sheet["Data de referência"][0].startswith("29/11/2026: data dos cálculos")
+    rows = metadados(real_only_site)
+    assert rows[("pacote", "data_de_referencia")] == "2026-11-29" and "CC-BY-4.0" in rows[("pacote", "licenca")]
+    assert "ANTT" in rows[("transportadoras", "fontes")]
+    datasette = json.loads((dados / "metadata.json").read_text(encoding="utf-8"))
+    table = datasette["databases"]["portal"]["tables"]["transportadoras"]
+    assert "ANTT" in table["source"] and table["source_url"].startswith("https://")
+    assert table["license_url"] == "https://creativecommons.org/licenses/by/4.0/"
+
+
+@pytest.mark.slow
+def test_achados_say_which_rules_did_not_run(real_only_site):
+    """The real export covers no input of any rule: the empty achados is "not checked", never "none"."""
+    dados = real_only_site / "dados"
+    resource = next(r for r in descriptor(real_only_site)["resources"] if r["name"] == "achados")
+    assert resource["description"].startswith("Nenhuma regra pôde ser verificada")
+    assert all(rule.titulo in resource["description"] for rule in RULES)
+    assert [r["regra"] for r in resource["x-cobertura"]["regras_nao_verificadas"]] == [r.slug for r in RULES]
+    assert kv(dados / "achados.parquet")["regras_nao_verificadas"].count("(") == len(RULES)
+    book = load_workbook(dados / "achados.xlsx")
+    assert readme(book)["Regras"][0].startswith("Nenhuma regra pôde ser verificada")
+    assert custom(book)["Regras não verificadas"] == ", ".join(r.slug for r in RULES)
+    assert all(r.slug in metadados(real_only_site)[("achados", "regras_nao_verificadas")] for r in RULES)
+
+
+def test_achados_say_every_rule_ran_when_all_did(site):
+    resource = next(r for r in descriptor(site)["resources"] if r["name"] == "achados")
+    assert resource["description"].endswith(f"Todas as {len(RULES)} regras foram verificadas.")
+    assert resource["x-cobertura"]["regras_nao_verificadas"] == []
+
+
+# --- one record ------------------------------------------------------------------------------------
+
+def test_one_record_in_every_format(sample_site):
+    """The record of the Parquet files, of SQLite's _metadados and of datapackage.json is the same."""
+    dados = sample_site / "dados"
+    record = Provenance.from_descriptor(descriptor(sample_site))
+    whole = json.loads(record.as_json())
+    assert whole["data_de_referencia"] == "2026-11-29" and whole["ficticio"] is True
+    assert whole["licenca"]["name"] == "CC-BY-4.0" and whole["fontes"][0]["fictional"] is True
+    assert set(whole["tabelas"]) == {r["name"] for r in descriptor(sample_site)["resources"]}
+    for r in descriptor(sample_site)["resources"]:  # bilhetes too, written in batches before the record was known
+        assert json.loads(kv(dados / f"{r['name']}.parquet")["proveniencia"]) == whole, r["name"]
+    assert json.loads(metadados(sample_site)[("pacote", "proveniencia")]) == whole
+
+
+def test_a_fictional_build_says_so_in_every_format(sample_site):
+    dados = sample_site / "dados"
+    assert kv(dados / "linhas.parquet")["ficticio"] == f"sim: {FICTIONAL_LABEL}"
+    book = load_workbook(dados / "linhas.xlsx")
+    assert custom(book)["Dados fictícios"] is True and readme(book)["Aviso"][0].startswith(FICTIONAL_LABEL)
+    assert metadados(sample_site)[("pacote", "ficticio")] == f"sim: {FICTIONAL_LABEL}"
+    meta = json.loads((dados / "metadata.json").read_text(encoding="utf-8"))
+    database = meta["databases"]["portal"]
+    for about in (meta, database):  # the index page and the database's own page
+        assert about["title"].startswith(FICTIONAL_LABEL) and about["description"].startswith(FICTIONAL_LABEL)
+
+
+def test_a_record_page_can_state_its_provenance(sample_site):
+    """What pipeline/site writes into a record's index.json (Provenance.for_record)."""
+    record = Provenance.from_descriptor(descriptor(sample_site))
+    facts = record.for_record("linhas", ["amostra-ficticia"])
+    assert [s["name"] for s in facts["fontes"]] == ["amostra-ficticia"]
+    assert facts["data_de_referencia"] == "2026-11-29" and facts["ficticio"] is True
+    assert facts["aviso"] == FICTIONAL_LABEL and facts["licenca"]["name"] == "CC-BY-4.0"
+    json.dumps(facts)
+
+
+# --- date-times: one spelling, with the offset -----------------------------------------------------
+
+MOMENT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[-+]\d\d:\d\d")
+
+
+def test_a_date_time_has_one_spelling_with_brasilias_offset_in_every_format(sample_site):
+    dados = sample_site / "dados"
+    texts = [r["data_hora"] for r in csv_rows(sample_site, "infracoes")]
+    assert texts and all(MOMENT.fullmatch(t) for t in texts)
+    zone = ZoneInfo("America/Sao_Paulo")
+    for text in texts:  # the offset is the zone's on that day: -02:00 in the summers with summer time
+        wall = datetime.fromisoformat(text[:19])
+        assert datetime.fromisoformat(text).utcoffset() == wall.replace(tzinfo=zone).utcoffset(), text
+    assert {t[-6:] for t in texts} == {"-03:00", "-02:00"}  # the sample has notices from before 2019
+    records = json.loads((dados / "infracoes.json").read_text(encoding="utf-8"))
+    assert [r["data_hora"] for r in records] == texts
+    with sqlite3.connect(dados / "portal.sqlite") as db:
+        assert [r[0] for r in db.execute("SELECT data_hora FROM infracoes ORDER BY rowid")] == texts
+    table = pq.read_table(dados / "infracoes.parquet")
+    assert table.schema.field("data_hora").type.tz == "America/Sao_Paulo"
+    assert [m.isoformat() for m in table.column("data_hora").to_pylist()] == texts
+    sheet = load_workbook(dados / "infracoes.xlsx")["infracoes"]
+    column = [c.value for c in sheet[1]].index("Data e hora [data_hora]")
+    cells = [row[column] for row in sheet.iter_rows(min_row=2)]
+    assert [moment_text(c.value) for c in cells] == texts  # a real date-time: Brasília's wall clock
+    assert all(c.number_format == f'yyyy-mm-dd"T"hh:mm:ss"{t[-6:]}"' for c, t in zip(cells, texts))
+    field = next(f for r in descriptor(sample_site)["resources"] if r["name"] == "infracoes"
+                 for f in r["schema"]["fields"] if f["name"] == "data_hora")
+    assert "ISO 8601" in field["description"] and "HH:MM, segundos opcionais" not in field["description"]
+
+
+def test_moment_text_follows_the_zones_history():
+    assert moment_text(datetime(2026, 3, 2, 14, 30)) == "2026-03-02T14:30:00-03:00"
+    assert moment_text(datetime(2018, 2, 17, 23, 30)) == "2018-02-17T23:30:00-02:00"  # repeated hour: the first
+    assert moment_text(datetime(2019, 2, 17, 12, 0)) == "2019-02-17T12:00:00-03:00"  # the last summer time ended
+    assert moment_text(datetime(1905, 1, 1, 8, 0)) == "1905-01-01T08:00:00-03:00"  # before legal time: standard
+
+
+# --- XLSX text is never a formula; the CSV still neutralises ---------------------------------------
+
+def test_an_xlsx_text_cell_is_text_as_it_is_and_the_csv_still_neutralises(site):
+    dados = site / "dados"
+    sheet = load_workbook(dados / "transportadoras.xlsx")["transportadoras"]
+    evil = next(row for row in sheet.iter_rows(min_row=2) if row[0].value == "44555666000181")
+    assert evil[2].data_type == "s" and evil[2].value == '=HYPERLINK("http://evil.example","clique")'
+    with zipfile.ZipFile(dados / "transportadoras.xlsx") as z:
+        xml = z.read("xl/worksheets/sheet1.xml").decode("utf-8")
+    assert "<f>" not in xml and "'=HYPERLINK" not in xml and 't="inlineStr"' in xml
+    row = next(r for r in csv_rows(site, "transportadoras") if r["cnpj"] == "44555666000181")
+    assert row["nome_fantasia"].startswith("'=HYPERLINK")  # the data contract: neutralised in the CSV
+
+
+# --- identifiers keep their leading zeros ----------------------------------------------------------
+
+def _text(value) -> str:
+    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else value
+
+
+def test_the_snippets_keep_every_text_column_as_written_in_every_table(sample_site):
+    """The pandas and DuckDB snippets of /dados/, run against every published table: every text column
+    reads back exactly as the CSV holds it, leading zeros included (a CNPJ, a notice number)."""
+    dados = sample_site / "dados"
+    leading_zeros = set()
+    for resource in descriptor(sample_site)["resources"]:
+        name, texts = resource["name"], text_columns(resource)
+        code = snippets(name, resource, f"{dados}/")
+        want = {c: [r[c] for r in csv_rows(sample_site, name)] for c in texts}
+        leading_zeros |= {(name, c) for c, values in want.items() if any(v[:1] == "0" and v.isdigit() for v in values)}
+        namespace = {}
+        exec(code["pandas"], namespace)
+        frame = namespace[name]
+        assert {c: [_text(v) for v in frame[c].tolist()] for c in texts} == want, name
+        namespace = {}
+        exec(code["duckdb"], namespace)
+        relation = namespace[name]
+        assert [t for c, t in zip(relation.columns, relation.types) if c in texts] == ["VARCHAR"] * len(texts)
+        rows = relation.fetchall()
+        got = {c: [_text(r[i]) for r in rows] for i, c in enumerate(relation.columns)}
+        assert {c: got[c] for c in texts} == want, name
+    assert {("transportadoras", "cnpj"), ("infracoes", "numero_auto"), ("infracoes", "transportadora_cnpj")} <= leading_zeros
+
+
+def test_the_json_and_xlsx_carry_identifiers_as_text_and_their_snippets_keep_them(sample_site):
+    dados = sample_site / "dados"
+    records = json.loads((dados / "transportadoras.json").read_text(encoding="utf-8"))
+    assert "00862895000173" in [r["cnpj"] for r in records]  # a JSON string
+    sheet = load_workbook(dados / "transportadoras.xlsx")["transportadoras"]
+    cell = next(row[0] for row in sheet.iter_rows(min_row=2) if row[0].value == "00862895000173")
+    assert cell.data_type == "s"  # a text cell
+    resource = next(r for r in descriptor(sample_site)["resources"] if r["name"] == "transportadoras")
+    for kind, column in (("pandas_json", "cnpj"), ("pandas_xlsx", "CNPJ [cnpj]")):
+        namespace = {}
+        exec(snippets("transportadoras", resource, f"{dados}/")[kind], namespace)
+        assert "00862895000173" in namespace["transportadoras"][column].tolist(), kind
+
+
+@pytest.mark.slow
+def test_pandas_with_the_snippet_keeps_a_real_cnpj(real_only_site):
+    dados = real_only_site / "dados"
+    resource = next(r for r in descriptor(real_only_site)["resources"] if r["name"] == "transportadoras")
+    namespace = {}
+    exec(snippets("transportadoras", resource, f"{dados}/")["pandas"], namespace)
+    assert "00018127000138" in namespace["transportadoras"]["cnpj"].tolist()
+
+
+def test_the_snippets_name_the_address_they_are_given(schema):
+    from pipeline.publish.datapackage import published_descriptor
+
+    resource = next(r for r in published_descriptor(schema, date(2026, 1, 1))["resources"] if r["name"] == "infracoes")
+    code = snippets("infracoes", resource, "https://exemplo.github.io/portal/dados/")
+    assert '"https://exemplo.github.io/portal/dados/infracoes.csv"' in code["pandas"]
+    assert "'https://exemplo.github.io/portal/dados/infracoes.csv'" in code["duckdb"]
+    assert '"numero_auto": str' in code["pandas"] and "'numero_auto': 'VARCHAR'" in code["duckdb"]
+    assert "numero_auto = col_character()" in code["r"] and '{"numero_auto", type text}' in code["excel"]
+    assert 'Web.Contents("https://exemplo.github.io/portal/dados/infracoes.csv")' in code["excel"]
+    assert '"valor_multa"' not in code["pandas"]  # a number stays a number
+
+
+# --- byte-reproducible -----------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_the_same_input_and_date_give_the_same_bytes_in_every_format(sample_site, tmp_path):
+    again = tmp_path / "site"
+    build(Settings(data=(SAMPLE_DIR,), out=again, as_of=date(2026, 11, 29), search_index=False))
+    for path in sorted((sample_site / "dados").glob("*")):
+        if path.suffix in (".parquet", ".xlsx", ".sqlite", ".json", ".csv"):
+            assert path.read_bytes() == (again / "dados" / path.name).read_bytes(), path.name
