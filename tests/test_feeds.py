@@ -1,14 +1,15 @@
 """The Atom feeds of what is new (pipeline/site/feeds.py), on the bundled sample as of 2026-11-29: each is
 Atom, lists the latest rows of its table (the expectation computed apart, with pandas, from the derived
-tables), links each entry to its page, dates from the data or as_of only, same bytes each time, hostile
-text escaped, ``limit`` honoured."""
+tables), links each entry to its page, dates from the data only (a finding by its record's date; as_of only
+for a feed without entries), in Brasília's time with its offset, same bytes each time, hostile text escaped,
+``limit`` honoured. Validity against RFC 4287 and the feeds' provenance: tests/test_feeds_rfc4287.py."""
 
 from __future__ import annotations
 
 import dataclasses
 import html
 import xml.etree.ElementTree as ET
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -20,6 +21,7 @@ from pipeline.build import check
 from pipeline.derive import derive
 from pipeline.identifiers import slugify
 from pipeline.publish import publish
+from pipeline.publish.provenance import local_moment
 from pipeline.settings import Settings
 from pipeline.site import feeds
 from pipeline.site.context import SiteData
@@ -62,7 +64,16 @@ def entries(root: ET.Element) -> list[dict]:
 
 
 def stamp(day) -> str:
-    return f"{pd.Timestamp(day).date().isoformat()}T00:00:00Z"
+    """A date as the feeds write it: its midnight in Brasília's legal time, with the offset (-03:00, or -02:00
+    in a summer of horário de verão); a date-time at its wall-clock time there."""
+    moment = pd.Timestamp(day).to_pydatetime()
+    if not isinstance(day, datetime):
+        moment = datetime.combine(moment.date(), datetime.min.time())
+    return local_moment(moment).isoformat()
+
+
+def instant(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 def newest(df: pd.DataFrame, field: str, key: str, n: int) -> pd.DataFrame:
@@ -87,8 +98,8 @@ def test_four_atom_feeds_are_written_and_declared(written):
         for e in items:
             assert urlparse(e["id"]).scheme == "https" and e["link"].startswith(SITE + "/")
             assert e["title"] and e["summary"]
-        # the feed's date is its newest entry's
-        assert root.findtext(f"{A}updated") == max(e["updated"] for e in items)
+        # the feed's date is its newest entry's (compared as instants: offsets differ in old summers)
+        assert root.findtext(f"{A}updated") == max((e["updated"] for e in items), key=instant)
 
 
 def test_outorgas_are_the_latest_by_start(data, written):
@@ -135,13 +146,34 @@ def test_promotions_link_to_their_line_with_unique_ids(data, written):
         assert row["protocolo"] in e["title"]
 
 
-def test_findings_are_dated_as_of_by_rule_then_key_and_link_their_record(data, written):
+# the date, in the record a finding concerns, that its rule looks at (pipeline/derive/findings.py), by rule
+RECORD_DATES = {
+    "promocao-sem-antecedencia": ("tarifas_promocionais", "protocolo", "comunicado_em"),
+    "promocao-acima-do-maximo": ("tarifas_promocionais", "protocolo", "inicio"),
+    "promocao-sem-outorga": ("tarifas_promocionais", "protocolo", "inicio"),
+    "outorga-durante-impedimento": ("outorgas", "id", "inicio"),
+    "caducidade-sem-comunicacoes": ("caducidades", "ato", "data_declaracao"),
+    "operacao-apos-vencimento": ("infracoes", "numero_auto", "data_hora"),
+}
+
+
+def test_findings_are_dated_by_their_records_newest_first_and_link_their_record(data, written):
     out, _ = written
     root = parse(out / PATHS["findings"])
     items = entries(root)
     t = data.tables
-    achados = t["achados"].sort_values(["regra", "chave", "tabela", "descricao"])
+
+    def record_date(row):
+        table, key, field = RECORD_DATES[row["regra"]]
+        assert row["tabela"] == table
+        df = t[table]
+        return df.loc[df[key] == row["chave"], field].iloc[0]
+
+    achados = t["achados"].assign(_when=lambda df: [pd.Timestamp(stamp(record_date(r))) for _, r in df.iterrows()])
+    achados = achados.sort_values(["regra", "chave", "tabela", "descricao"]).sort_values("_when", ascending=False,
+                                                                                         kind="stable")
     assert len(items) == len(achados) > 0
+    assert set(achados["regra"]) == set(RECORD_DATES)  # the sample triggers every rule
     promo_line = dict(zip(t["tarifas_promocionais"]["protocolo"], t["tarifas_promocionais"]["linha_prefixo"]))
     auto_line = dict(zip(t["infracoes"]["numero_auto"], t["infracoes"]["linha_prefixo"]))
     kinds = {"outorgas": "outorgas", "caducidades": "caducidades"}
@@ -152,10 +184,11 @@ def test_findings_are_dated_as_of_by_rule_then_key_and_link_their_record(data, w
             line = {"tarifas_promocionais": promo_line, "infracoes": auto_line}.get(row["tabela"], {}).get(row["chave"])
             page = f"/linhas/{slugify(line)}/" if line else f"/achados/#regra-{row['regra']}"
         assert e["link"] == SITE + page, row.to_dict()
-        assert e["updated"] == stamp(AS_OF)
+        assert e["updated"] == e["published"] == stamp(record_date(row))
         assert row["chave"] in e["title"]
         assert html.unescape(e["summary"]).endswith(f"{row['descricao']} ({row['artigo']})")
-    assert root.findtext(f"{A}updated") == stamp(AS_OF)
+    assert root.findtext(f"{A}updated") == items[0]["updated"]
+    assert {e["updated"] for e in items} != {stamp(AS_OF)}  # the records' dates, not the calculations'
 
 
 def test_the_same_input_gives_the_same_bytes(data, written, tmp_path):

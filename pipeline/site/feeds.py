@@ -1,10 +1,29 @@
 """Atom feeds of what is new: the latest outorgas, caducidades and promotional fares, and the findings,
 under ``feeds/``, written with Pelican's feed machinery (``feedgenerator.Atom1Feed``).
 
-Dates come from the data (the act's date) or from ``--as-of`` (the findings, which have no date of their
-own), never from the clock, so the same input gives the same bytes: feedgenerator falls back to "now"
-for a feed without entries and for an entry without a date, and neither fallback is ever reached here.
-Entries are sorted newest first, then by key; the findings, all dated ``as_of``, by rule then key.
+Every feed is valid Atom (RFC 4287; tests/test_feeds_rfc4287.py checks its MUSTs): one id, title and updated,
+an author (the portal), and each entry with one id, title, updated and its rel="alternate" link.
+
+Dates come from the data, never from the clock, so the same input gives the same bytes (feedgenerator falls
+back to "now" for a feed without entries and for an entry without a date, and neither fallback is ever
+reached here): an outorga by its start, a caducidade by its declaration, a promotion by its communication to
+the regulator, a finding by the date of the record it concerns that its rule looked at (``FINDING_DATES``:
+an outorga's start, a caducidade's declaration, a promotion's communication or start, an infraction's date
+and time). A finding whose record has no such date (none today: the schema requires each of them) is dated
+by ``--as-of``, the date of the calculations that found it, and its summary says so. A feed's date is its
+newest entry's, or ``--as-of`` when it has none. A date is the day's midnight in Brasília's legal time, an
+infraction's date-time its wall-clock time there, with the offset (``-03:00``, ``-02:00`` in the summers of
+horário de verão), as every download writes them (pipeline/publish/provenance.py ``local_moment``): a
+midnight written in UTC would show the day before in Brazil. Entries are sorted newest first, then by key
+(the findings by rule, key, table, description).
+
+Provenance (data contract, "Coverage and provenance"): each feed's ``atom:subtitle`` says what it lists and
+how many, in which order, from which sources of which date, the date of the calculations, and "Dados
+fictícios, para demonstração" first when a source is fictional (its entries' summaries begin so too); its
+``atom:rights`` gives the licence of what the portal publishes and each source's licence. A feed of a table
+no source covers has no entries, its title ends "(fora das fontes deste site)" and its subtitle says "As
+fontes deste site não incluem ...", never "0 de 0"; the findings feed counts findings only over the rules
+that ran (``SiteData.findings_tally``) and names the tables the others lack.
 
 URLs: with ``--site-url`` every id and link is absolute (``<site-url>/outorgas/<slug>/``), as Atom asks.
 Without it the feeds are still written, with root-relative links (prefixed by ``base_path`` when the site
@@ -23,6 +42,7 @@ as text. Characters XML 1.0 cannot carry are replaced by U+FFFD.
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Callable
 from datetime import date, datetime
@@ -31,21 +51,43 @@ from pathlib import Path
 from feedgenerator import Atom1Feed
 
 from ..identifiers import slugify
-from .filters import data_br, reais
+from ..publish.datapackage import FICTIONAL_LABEL, LICENSE, PORTAL
+from ..publish.provenance import local_moment
+from ..read.provenance import STALE
+from .coverage import NOUNS, PHRASES, join
+from .filters import data_br, numero, reais
 
 # path: under the site; titulo: pt-BR; registros: the SiteData list ("lines.tarifas_promocionais": each
-# line's promotions, there being no list of them); data: the date field (None: dated with as_of);
-# pagina: the page the feed stands for (its rel="alternate" link)
+# line's promotions, there being no list of them); data: the date field (None: the findings, dated by their
+# records, FINDING_DATES); tabela: the table listed (None: the findings, made by the portal); ordem: how the
+# subtitle says the entries are dated; pagina: the page the feed stands for (its rel="alternate" link)
 FEEDS: list[dict[str, str | None]] = [
     {"path": "feeds/outorgas.atom.xml", "titulo": "Novas outorgas", "registros": "outorgas",
-     "data": "inicio", "pagina": "/outorgas/"},
+     "data": "inicio", "tabela": "outorgas", "ordem": "pela data de início", "pagina": "/outorgas/"},
     {"path": "feeds/caducidades.atom.xml", "titulo": "Caducidades declaradas", "registros": "caducidades",
-     "data": "data_declaracao", "pagina": "/caducidades/"},
+     "data": "data_declaracao", "tabela": "caducidades", "ordem": "pela data da declaração",
+     "pagina": "/caducidades/"},
     {"path": "feeds/tarifas-promocionais.atom.xml", "titulo": "Tarifas promocionais comunicadas",
-     "registros": "lines.tarifas_promocionais", "data": "comunicado_em", "pagina": "/dados/"},
+     "registros": "lines.tarifas_promocionais", "data": "comunicado_em", "tabela": "tarifas_promocionais",
+     "ordem": "pela data da comunicação ao regulador", "pagina": "/dados/"},
     {"path": "feeds/achados.atom.xml", "titulo": "Achados", "registros": "findings", "data": None,
-     "pagina": "/achados/"},
+     "tabela": None, "ordem": "pela data do registro em causa", "pagina": "/achados/"},
 ]
+
+# The date of a finding's entry: the date, in the record the finding concerns, that its rule looked at
+# (pipeline/derive/findings.py), with how the subtitle names it. Every rule is named here
+# (tests/test_feeds_rfc4287.py); a rule added without a line falls back on its record's table's date
+# (TABLE_DATES), then on --as-of, said in the entry.
+FINDING_DATES: dict[str, tuple[str, str, str]] = {
+    "promocao-sem-antecedencia": ("tarifas_promocionais", "comunicado_em", "a comunicação da promoção"),
+    "promocao-acima-do-maximo": ("tarifas_promocionais", "inicio", "o início da promoção"),
+    "promocao-sem-outorga": ("tarifas_promocionais", "inicio", "o início da promoção"),
+    "outorga-durante-impedimento": ("outorgas", "inicio", "o início da outorga"),
+    "caducidade-sem-comunicacoes": ("caducidades", "data_declaracao", "a declaração da caducidade"),
+    "operacao-apos-vencimento": ("infracoes", "data_hora", "a data e hora do auto de infração"),
+}
+TABLE_DATES = {"outorgas": "inicio", "caducidades": "data_declaracao", "tarifas_promocionais": "comunicado_em",
+               "infracoes": "data_hora"}
 
 LIMIT = 50
 TAG_DATE = "2026"  # the date part of the tag: ids (RFC 4151); fixed forever, or every id would change
@@ -65,7 +107,7 @@ def _line(value) -> str:
 def _summary(text: str, fictional: bool) -> str:
     """The summary, HTML-escaped (Atom ``type="html"``)."""
     if fictional:
-        text = "Dados fictícios, para demonstração. " + text
+        text = f"{FICTIONAL_LABEL}. " + text
     return html.escape(_text(text), quote=False)
 
 
@@ -74,10 +116,56 @@ def _carrier(record: dict) -> str:
     return carrier["razao_social"] if carrier else record.get("transportadora_cnpj", "")
 
 
-def _day(value) -> date | None:
+def _moment(value) -> datetime | None:
+    """A record's date or date-time as an Atom date: a date at its midnight, a date-time (as the sources give
+    it, Brasília's wall clock) at that time, both with Brasília's offset (``local_moment``); None for none."""
     if isinstance(value, datetime):
-        return value.date()
-    return value if isinstance(value, date) else None
+        if value != value:  # NaT: a datetime unequal to itself
+            return None
+        return local_moment(datetime.fromisoformat(value.isoformat(timespec="seconds")))
+    if isinstance(value, date):
+        return local_moment(datetime.combine(value, datetime.min.time()))
+    return None
+
+
+def _br_source_date(day: str) -> str:
+    """A source's date (AAAA, AAAA-MM or AAAA-MM-DD) in pt-BR form."""
+    return "/".join(reversed(day.split("-"))) if day else "data não informada"
+
+
+def _source_name(entry: dict) -> str:
+    """A source entry of the published descriptor as the subtitle names it: "ANTT — …, Quadro de horários 2021
+    (dados de 2021)"; "fonte não declarada (pasta x)" for a folder that declares none."""
+    title = _line(entry.get("title") or entry.get("name", ""))
+    if entry.get("declared") is False:
+        return title
+    stale = entry.get(STALE) if isinstance(entry.get(STALE), dict) else {}
+    failed = f"; a atualização de {_br_source_date(str(stale['em']))} falhou" if stale.get("em") else ""
+    return f"{title} (dados de {_br_source_date(str(entry.get('date') or ''))}{_line(failed)})"
+
+
+def _sources_sentence(entries: list[dict], of: str = "") -> str:
+    """ "Fonte: X (dados de 2021)." or "Fontes: X (…); Y (…)." (``of`` after the noun); "" for none."""
+    if not entries:
+        return ""
+    return f"{'Fonte' if len(entries) == 1 else 'Fontes'}{of}: {'; '.join(_source_name(e) for e in entries)}."
+
+
+def _rights(entries: list[dict], licences) -> str:
+    """``atom:rights``: the licence of what the portal publishes (the descriptor's ``licenses``), then each
+    source's licence ("não informada" when its folder does not say), as /dados/ states them."""
+    def named(lic: dict) -> str:  # "Creative Commons Atribuição 4.0 Internacional (CC-BY-4.0), https://…"
+        title, name, path = (_line(lic.get(k)) for k in ("title", "name", "path"))
+        text = f"{title} ({name})" if title and name and title != name else title or name
+        return ", ".join(x for x in (text, path) if x)
+
+    own = [lic for lic in licences or () if isinstance(lic, dict)] or [LICENSE]
+    text = f"Licença do que o portal publica: {'; '.join(named(lic) for lic in own)}."
+    if entries:
+        each = "; ".join(f"{_line(e.get('title') or e.get('name', ''))}: {_line(e.get('license')) or 'licença não informada'}"
+                         for e in entries)
+        text += f" {'Licença da fonte' if len(entries) == 1 else 'Licenças das fontes'}: {each}."
+    return _text(text)
 
 
 def records(data, feed: dict) -> list[dict]:
@@ -137,14 +225,86 @@ def _addresses(site_url: str, base_path: str, package: str) -> tuple[Callable[[s
 
 
 class _Feed(Atom1Feed):
-    """An Atom feed whose ``updated`` is given, never the clock's."""
+    """An Atom feed whose ``updated`` is given (a date, or an aware date-time), never the clock's."""
 
-    def __init__(self, *args, updated: date, **kwargs):
+    def __init__(self, *args, updated: date | datetime, **kwargs):
         super().__init__(*args, **kwargs)
-        self._updated = datetime.combine(updated, datetime.min.time())
+        self._updated = updated if isinstance(updated, datetime) else _moment(updated)
 
     def latest_post_date(self):
         return self._updated
+
+
+def _descriptor_sources(descriptor: dict, ids=None) -> list[dict]:
+    """The published descriptor's ``sources`` entries (of ``ids``, in the descriptor's order, when given)."""
+    entries = [e for e in descriptor.get("sources") or [] if isinstance(e, dict)]
+    return entries if ids is None else [e for e in entries if e.get("name") in set(ids)]
+
+
+def _fictional(descriptor: dict) -> bool:
+    return bool(descriptor.get("x-ficticio")) or any(e.get("fictional") is True for e in _descriptor_sources(descriptor))
+
+
+def _date_field(finding: dict) -> tuple[str, str | None]:
+    """The table and date field whose value dates a finding's entry (``FINDING_DATES``, else ``TABLE_DATES``)."""
+    table, field, _ = FINDING_DATES.get(finding["regra"], (None, None, None))
+    return (table, field) if table == finding["tabela"] else (finding["tabela"], TABLE_DATES.get(finding["tabela"]))
+
+
+def _finding_dates(data, findings: list[dict]) -> list:
+    """Each finding's date: the value of its date field (``_date_field``) in the record it concerns, looked up
+    in the published tables by the record's key; None when the record or its date is missing."""
+    wanted: dict[tuple[str, str], set] = {}
+    for f in findings:
+        table, field = _date_field(f)
+        if field is not None:
+            wanted.setdefault((table, field), set()).add(f["chave"])
+    values = {}
+    for (table, field), keys in wanted.items():
+        df = data.tables.get(table)
+        key = data.schema[table].primary_key if table in data.schema.tables else []
+        if df is not None and len(key) == 1 and field in df.columns:
+            values[(table, field)] = {k: v for k, v in zip(df[key[0]].tolist(), df[field].tolist()) if k in keys}
+    return [values.get(_date_field(f), {}).get(f["chave"]) for f in findings]
+
+
+def _rules_ran(data) -> list:
+    """The finding rules that ran (every input table covered), in their order."""
+    from ..derive.findings import RULES
+
+    return [r for r in RULES if r.slug not in (data.unchecked or {})]
+
+
+def _findings_subtitle(data, shown: int) -> str:
+    """What the findings feed may say of its count (never "0" where no rule ran) and of the tables the rules
+    that could not run lack."""
+    tally = data.findings_tally
+    lacking = {t for tables in (data.unchecked or {}).values() for t in tables}
+    missing = (f" As fontes deste site não incluem {join([n for t, n in NOUNS.items() if t in lacking])}."
+               if lacking else "")
+    if not tally.verified:
+        return f"{tally.text}.{missing}"
+    named = list(dict.fromkeys(FINDING_DATES[r.slug][2] for r in _rules_ran(data) if r.slug in FINDING_DATES))
+    listed = (f"{numero(shown)} de {numero(tally.found)} achado(s), do mais recente ao mais antigo pela data do "
+              f"registro em causa ({join(named, 'ou')})") if tally.found else "Nenhum achado nas regras verificadas"
+    return f"{tally.text}.{missing} {listed}."
+
+
+def _table_subtitle(data, feed: dict, shown: int, total: int) -> str:
+    """What a feed of one table lists: the latest rows of how many, or none in its source, or that no source
+    of this site includes the table (data contract, "Coverage and provenance")."""
+    table = feed["tabela"]
+    coverage = data.coverage
+    if coverage is not None and not coverage.covered(table):
+        return (f"As fontes deste site não incluem {PHRASES[table][1]}: este feed não tem entradas porque esses "
+                "registros são desconhecidos, não porque não existam.")
+    if total == 0:
+        none = PHRASES[table][0]
+        ids = coverage.tables.get(table, []) if coverage is not None else []
+        where = "nas fontes" if len(ids) > 1 else "na fonte"
+        return f"{none} {where} deste site." if ids else f"{none}."
+    return (f"{numero(shown)} de {numero(total)} registro(s) de {PHRASES[table][1]}, do mais recente ao mais "
+            f"antigo {feed['ordem']}.")
 
 
 def write(out: Path, data, site_url: str, as_of: date, limit: int = LIMIT, *, base_path: str = "") -> list[str]:
@@ -168,32 +328,53 @@ def write(out: Path, data, site_url: str, as_of: date, limit: int = LIMIT, *, ba
         "lines.tarifas_promocionais": lambda r: _promocao(r, label),
         "findings": lambda r: _achado(r, pages),
     }
-    author = data.schema.descriptor.get("title") or "Portal"
-    name = data.descriptor.get("title") or author  # the published title says when the data are fictional
-    fictional = bool(getattr(data, "fictional", False))
+    name = data.descriptor.get("title") or data.schema.descriptor.get("title") or PORTAL  # says when fictional
+    fictional = bool(getattr(data, "fictional", False)) or _fictional(data.descriptor)
+    coverage = data.coverage
+    licences = data.descriptor.get("licenses")
     written = []
     for feed in FEEDS:
         field = feed["data"]
         rows = records(data, feed)
+        table = feed["tabela"]
+        covered = table is None or coverage is None or coverage.covered(table)
+        notes: dict[int, str] = {}  # id(record) -> the sentence of a finding dated by as_of
         if field is None:
-            dated = sorted(((as_of, r) for r in rows),
-                           key=lambda x: (x[1]["regra"], x[1]["chave"], x[1]["tabela"], x[1]["descricao"]))
+            dated = []
+            for r, value in zip(rows, _finding_dates(data, rows), strict=True):
+                moment = _moment(value)
+                if moment is None:
+                    moment = _moment(as_of)
+                    notes[id(r)] = (f" O registro em causa não tem data própria: achado datado pela data dos "
+                                    f"cálculos, {data_br(as_of)}.")
+                dated.append((moment, r))
+            dated.sort(key=lambda x: (x[1]["regra"], x[1]["chave"], x[1]["tabela"], x[1]["descricao"]))
+            dated.sort(key=lambda x: x[0], reverse=True)  # stable: newest first, then by rule and key
+            # the sources of the tables the rules that ran read
+            ids = [i for r in _rules_ran(data) for t in r.tabelas
+                   for i in (coverage.tables.get(t, []) if coverage is not None else [])]
         else:
             key = {"outorgas": "id", "caducidades": "ato"}.get(feed["registros"], "protocolo")
-            dated = [(_day(r[field]), r) for r in rows]
+            dated = [(_moment(r[field]), r) for r in rows]
             dated = sorted(((d, r) for d, r in dated if d is not None),  # the schema requires the date
-                           key=lambda x: (-x[0].toordinal(), str(x[1][key])))
+                           key=lambda x: (-x[0].timestamp(), str(x[1][key])))
+            ids = coverage.tables.get(table, []) if coverage is not None else None
         dated = dated[:limit]
-        order = "por regra" if field is None else "do mais recente ao mais antigo"
-        subtitle = f"{len(dated)} de {len(rows)} registro(s), {order}; dados até {data_br(as_of)}."
+        sources = _descriptor_sources(data.descriptor, ids) if covered else []
+        what = _findings_subtitle(data, len(dated)) if field is None else _table_subtitle(data, feed, len(dated), len(rows))
+        subtitle = " ".join(x for x in (
+            f"{FICTIONAL_LABEL}." if fictional else "", what, _sources_sentence(sources),
+            f"Data dos cálculos (situações, prazos, vigências): {data_br(as_of)}.") if x)
+        outside = "" if covered else " (fora das fontes deste site)"
         atom = _Feed(
-            title=f"{feed['titulo']} — {_line(name)}", link=href(feed["pagina"]), description=subtitle,
-            language="pt-BR", author_name=_line(author), feed_url=href("/" + feed["path"]),
-            feed_guid=unique("/" + feed["path"]),
-            updated=max((d for d, _ in dated), default=as_of),
+            title=f"{feed['titulo']}{outside} — {_line(name)}", link=href(feed["pagina"]), description=_text(subtitle),
+            language="pt-BR", author_name=PORTAL, author_link=site_url.rstrip("/") + "/" if site_url else None,
+            feed_url=href("/" + feed["path"]), feed_guid=unique("/" + feed["path"]),
+            feed_copyright=_rights(sources, licences),
+            updated=max((d for d, _ in dated), default=_moment(as_of)),
         )
         seen: set[str] = set()
-        for day, record in dated:
+        for when, record in dated:
             title, url, ident, summary = makers[feed["registros"]](record)
             base = ident = unique(ident)
             n = 1
@@ -201,8 +382,8 @@ def write(out: Path, data, site_url: str, as_of: date, limit: int = LIMIT, *, ba
                 n += 1
                 ident = f"{base}{'-' if '#' in base else '#'}{n}"
             seen.add(ident)
-            when = datetime.combine(day, datetime.min.time())
-            atom.add_item(title=_line(title), link=href(url), description=_summary(summary, fictional),
+            atom.add_item(title=_line(title), link=href(url),
+                          description=_summary(summary + notes.get(id(record), ""), fictional),
                           unique_id=ident, pubdate=when, updateddate=when,
                           categories=[_line(record["regra"])] if field is None else ())
         target = out / feed["path"]
@@ -212,36 +393,67 @@ def write(out: Path, data, site_url: str, as_of: date, limit: int = LIMIT, *, ba
     return written
 
 
+def _recomputed(table: dict) -> str:
+    """", N recalculado(s)": the rows whose derived fields alone changed (pipeline/publish/changes.py)."""
+    n = table.get("recalculados")
+    return f", {n} recalculado(s)" if isinstance(n, int) and not isinstance(n, bool) and n else ""
+
+
 CHANGES = {"path": "feeds/mudancas.atom.xml", "titulo": "Mudanças entre versões dos dados abertos",
            "pagina": "/dados/mudancas/"}
+
+
+def _published_descriptor(folder: Path) -> dict:
+    """The published ``datapackage.json`` of ``folder`` (``dados/``); {} when it cannot be read."""
+    try:
+        descriptor = json.loads((folder / "datapackage.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return descriptor if isinstance(descriptor, dict) else {}
 
 
 def write_changes(out: Path, versions: Path, site_url: str, as_of: date, package: str, *, base_path: str = "",
                   limit: int = 20) -> str:
     """The feed of the releases' changes: an entry per kept release that was compared with the one before
-    it (its ``versoes/<data>/mudancas.json``, pipeline/publish/changes.py), newest first, dated by the
-    release's date. Written even before any comparison, then without entries."""
+    it (its ``versoes/<versão>/mudancas.json``, pipeline/publish/changes.py), newest first, dated by the
+    release's date. Written even before any comparison, then without entries. Its title, subtitle and rights
+    come from this release's published ``datapackage.json`` (beside ``versions``): the package's title, its
+    sources with their dates and licences, fictional or not."""
 
     href, unique = _addresses(site_url, base_path, package)
     from ..publish.changes import read_kept
-    from ..publish.release import version_name
+    from ..publish.release import newest_first, version_date
 
-    kept = sorted((p for p in versions.iterdir() if version_name(p.name) and (p / "mudancas.json").is_file()),
-                  reverse=True)
-    entries = [(date.fromisoformat(p.name), result) for p in kept
-               if (result := read_kept(p / "mudancas.json")) is not None][:limit]
-    atom = _Feed(title=CHANGES["titulo"], link=href(CHANGES["pagina"]), language="pt-BR",
-                 description="Registros incluídos, removidos e alterados em cada versão publicada, tabela por tabela.",
+    kept = [versions / name for name in newest_first(versions) if (versions / name / "mudancas.json").is_file()]
+    entries = [(p.name, result) for p in kept if (result := read_kept(p / "mudancas.json")) is not None][:limit]
+    descriptor = _published_descriptor(versions.parent)
+    fictional = _fictional(descriptor)
+    sources = _descriptor_sources(descriptor)
+    compared = (f"{numero(len(entries))} versão(ões) comparada(s) com a anterior, da mais recente à mais antiga"
+                if entries else "nenhuma versão foi comparada ainda com uma anterior")
+    subtitle = " ".join(x for x in (
+        f"{FICTIONAL_LABEL}." if fictional else "",
+        f"Registros incluídos, removidos e alterados em cada versão publicada dos dados abertos, tabela por tabela: "
+        f"{compared}.",
+        _sources_sentence(sources, " desta versão"),
+        f"Data dos cálculos desta versão: {data_br(as_of)}.") if x)
+    package_title = descriptor.get("title") or PORTAL  # says when fictional
+    atom = _Feed(title=f"{CHANGES['titulo']} — {_line(package_title)}", link=href(CHANGES["pagina"]), language="pt-BR",
+                 description=_text(subtitle), author_name=PORTAL,
+                 author_link=site_url.rstrip("/") + "/" if site_url else None,
                  feed_url=href("/" + CHANGES["path"]), feed_guid=unique("/" + CHANGES["path"]),
-                 updated=entries[0][0] if entries else as_of)
-    for day, result in entries:
+                 feed_copyright=_rights(sources, descriptor.get("licenses")),
+                 updated=version_date(entries[0][0]) if entries else as_of)
+    for name, result in entries:
+        day = version_date(name)
         changed = [t for t in result["tabelas"] if t["situacao"] != "sem_mudancas"]
         summary = "; ".join(f"{t['tabela']}: {t['incluidos']} incluído(s), {t['removidos']} removido(s), "
-                            f"{t['alterados']} alterado(s)" for t in changed) or "Nenhum registro mudou."
-        when = datetime.combine(day, datetime.min.time())
-        url = f"/dados/versoes/{day.isoformat()}/"
-        atom.add_item(title=f"Versão de {data_br(day)} (comparada com a de {_line(str(result.get('anterior') or '—'))})",
-                      link=href(url + "mudancas.json"), description=_summary(summary, False), unique_id=unique(url),
+                            f"{t['alterados']} alterado(s){_recomputed(t)}" for t in changed) or "Nenhum registro mudou."
+        when = _moment(day)
+        url = f"/dados/versoes/{name}/"
+        code = f" ({name[11:]})" if len(name) > 10 else ""  # two releases of one date: told apart by their code
+        atom.add_item(title=f"Versão de {data_br(day)}{code} (comparada com a de {_line(str(result.get('anterior') or '—'))})",
+                      link=href(url + "mudancas.json"), description=_summary(summary, fictional), unique_id=unique(url),
                       pubdate=when, updateddate=when)
     target = out / CHANGES["path"]
     target.parent.mkdir(parents=True, exist_ok=True)
