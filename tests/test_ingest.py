@@ -806,7 +806,7 @@ def test_a_paralysed_section_is_said_and_never_offered_on_the_pair(sigma_section
     assert "Paralisado: segundo o regulador, o trecho de Goiânia para Palmas está paralisado na linha abaixo" in text
     assert "GOTO0113002 , linha de Goiânia a Palmas: trecho paralisado desde 15/08/2026" in text
     assert "Nenhuma partida oferecida de Goiânia para Palmas: o trecho está paralisado em todas as linhas que o servem" in text
-    assert 'class="rota-linhas"' not in (pair / "index.html").read_text(encoding="utf-8")  # no empty table
+    assert 'class="rota-linhas' not in (pair / "index.html").read_text(encoding="utf-8")  # no empty table
     answer = json.loads(pair.with_suffix(".json").read_text(encoding="utf-8"))
     assert answer["linhas"] == [] and [x["prefixo"] for x in answer["paralisadas"]] == ["GOTO0113002"]
     assert answer["paralisadas"][0]["desde_texto"] == "15/08/2026"

@@ -39,7 +39,7 @@ NEGATIONS = ("fora das fontes deste site", "As fontes deste site não incluem")
 LAW = re.compile(r"^(decreto|direitos)/")
 # a data dictionary (/dados/<tabela>/) describes its table's structure: only its own table is its subject
 DICTIONARY = re.compile(r"^dados/(\w+)/index\.html$")
-# the city and pair pages (cidade.html, cidade_para.html) are rewritten apart: checked by the xfail test below
+# the city and pair pages (cidade.html, cidade_para.html): checked by their own test below
 CITY_PAGES = re.compile(r"^cidades/[^/]+/[^/]+/")
 
 _TITLE = re.compile(r"<title>(.*?)</title>", re.S)
@@ -149,9 +149,6 @@ def test_full_introductions_keep_every_table(site):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(reason="cidade.html, edited apart, still titles every city 'linhas, horários e tarifas' "
-                          "(cidade_para.html no longer does): Coverage.listing('horarios', 'tarifas') gives what it may "
-                          "promise", strict=False)
 def test_city_and_pair_titles_promise_only_covered_tables(real_only_site):
     claims = uncovered_claims(real_only_site, set(WORDS), skip=None)
     assert {page for page in claims if CITY_PAGES.match(page)} == set()
