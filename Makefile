@@ -35,7 +35,7 @@ nightly: $(STAMP)
 	  exit 0; fi; exit $$status
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=15
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not slow"

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from .places import aliases, fold, municipalities, states
 from .places import Place as _Place
+from .places import aliases, fold, municipalities, states
 
 POPULAR = Path(__file__).parent / "places" / "populares.csv"
 EXAMPLES = Path(__file__).parent / "places" / "exemplos-busca.json"

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from conftest import AS_OF, MINIMAL
 
 from pipeline.build import build
 from pipeline.settings import Settings
-from conftest import AS_OF, MINIMAL
 
 SITE_URL = "https://portal.exemplo.gov.br"
 

@@ -101,7 +101,12 @@ def _client(site: Path):
 
 
 def _get(client, path: str):
-    return asyncio.run(client.get(path))
+    """The page at ``path``, from a thread of its own: the browser tests' Playwright (sync API) keeps an event
+    loop running in the main thread, where asyncio.run() refuses to start another."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, client.get(path)).result()
 
 
 def test_datasette_shows_the_fictional_label_on_the_database_page(sample_site):

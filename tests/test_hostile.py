@@ -62,9 +62,9 @@ def checked(folder: Path, schema, lenient: bool, out: Path):
     a table read in batches (``bilhetes``) by pipeline/batches.py, which writes its files into ``out``."""
     source = read_source([folder], schema)
     report = validate(source, schema, lenient=lenient)
+    out.mkdir(parents=True, exist_ok=True)  # before the child starts writing into it, as the build makes it
     pending = batches.start([folder], schema, lenient=lenient, as_of=AS_OF, out=out)
     if pending is not None:
-        out.mkdir(parents=True, exist_ok=True)
         batches.attach(report, pending, lenient=lenient)
     return source, report
 

@@ -412,7 +412,9 @@ def test_catalogues_never_count_rows_of_an_uncovered_table(real_only_site):
     text = json.dumps(catalogue, ensure_ascii=False)
     start = text.index("A tabela Tarifas máximas (tarifas)")
     sentence = text[start:text.index("Fontes:", start)]
-    assert "linhas" not in sentence.split("colunas")[1] and "Nenhuma fonte desta versão fornece esta tabela" in sentence
+    assert "linhas" not in sentence.split("colunas")[1]
+    described = text[text.rindex("\"", 0, start):start]  # the table's own description, before that sentence
+    assert "As fontes deste site não incluem esta tabela" in described + sentence
     page = BeautifulSoup((real_only_site / "dados" / "tarifas" / "index.html").read_text(encoding="utf-8"), "html.parser")
     schema_org = json.loads(page.find("script", type="application/ld+json").string)
     assert "0 linhas" not in schema_org["description"] and "desconhecidos" in schema_org["description"]

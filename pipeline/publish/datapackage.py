@@ -37,7 +37,7 @@ def citation(title: str, as_of: date, site_url: str = "", sources=(), version: s
     own hash, so the pages cite it and the descriptor the date); when the reader accessed it; the licence."""
     publishers = list(dict.fromkeys(s["publisher"] for s in sources if s.get("publisher")))
     credit = f" Dados de: {'; '.join(publishers)}." if publishers else ""
-    release = f"Versão {version}" if version else f"Versão de {as_of.isoformat()}"
+    release = f"Versão {version or as_of.isoformat()}"
     where = (f" Disponível em: <{site_url}/dados/{'versoes/' + version + '/' if version else ''}>."
              f" Acesso em: [data do seu acesso].") if site_url else ""
     return (f"{PORTAL}. {title}. {release}.{credit}{where} "

@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 
 import orjson
@@ -17,12 +16,12 @@ from pelican.generators import Generator
 from .. import dictionary, parallel
 from ..identifiers import slugify
 from ..kinds import RECORD_KINDS as DECLARED_KINDS
-from ..publish.provenance import Provenance
-from ..publish.snippets import snippets
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import SUMMARIES
 from ..publish import formats, spreadsheet
+from ..publish.provenance import Provenance
+from ..publish.snippets import snippets
 from ..query import MAX_QUERY
 from . import charts, datafiles, feeds, identifiers, names, timetable, urls, verification
 from .context import SiteData
