@@ -25,6 +25,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -222,8 +223,10 @@ _SIGNS = "|".join(re.escape(s) for s in sorted(JOURNEY_SIGNS, key=len, reverse=T
 _WORDS = "|".join(JOURNEY_WORDS)
 
 
-def _splits(text: str):
-    """Where ``text`` may divide into two places, by the words and signs people put between them."""
+def _splits(text: str) -> tuple[list[tuple[str, str]], bool]:
+    """Where ``text`` may divide into two places, and whether the person said so: by the words and signs
+    people put between them, or a leading "de" before at least two more words ("de BH a Rio"); else
+    every division between words ("sao paulo rio de janeiro")."""
     folded = fold(text)
     leading_de = folded.startswith("DE ") and len(folded.split()) > 2
     if leading_de:
@@ -231,19 +234,15 @@ def _splits(text: str):
     words = _WORDS + ("|A" if leading_de else "")
     pattern = re.compile(rf"\s+(?:{_SIGNS})\s+|\s+(?:{words})\s+", re.I)
     # "até" is folded as ATE: compare on the folded text, keeping positions (fold keeps no accents)
-    plain = _plain(text)
-    for m in pattern.finditer(plain):
-        yield text[:m.start()], text[m.end():]
-    if not any(True for _ in pattern.finditer(plain)):
-        parts = text.split()
-        for k in range(1, len(parts)):
-            yield " ".join(parts[:k]), " ".join(parts[k:])
+    marked = [(text[:m.start()], text[m.end():]) for m in pattern.finditer(_plain(text))]
+    if marked:
+        return marked, True
+    parts = text.split()
+    return [(" ".join(parts[:k]), " ".join(parts[k:])) for k in range(1, len(parts))], leading_de
 
 
 def _plain(text: str) -> str:
     """``text`` with accented letters replaced one for one by their base letter (positions kept)."""
-    import unicodedata
-
     return "".join((unicodedata.normalize("NFKD", ch)[:1] or ch) if len(ch) == 1 else ch for ch in text)
 
 
@@ -260,10 +259,9 @@ def find_journey(places: list[dict], typed: str) -> tuple[Found, Found] | None:
     whole = find_place(places, typed)
     if whole.items and whole.level == EXACT:
         return None
-    explicit = bool(re.search(rf"\s(?:{_SIGNS})\s|\s(?:{_WORDS})\s", _plain(typed), re.I)) or \
-        fold(typed).startswith("DE ")
+    splits, explicit = _splits(typed)
     best = None
-    for left, right in _splits(typed):
+    for left, right in splits:
         a, b = find_place(places, _unarticled(left)), find_place(places, _unarticled(right))
         if not (a.items and b.items):
             continue

@@ -93,6 +93,7 @@
     return text.split("").map(function (ch) { return ch.normalize("NFKD").charAt(0) || ch; }).join("");
   }
 
+  // [[left, right]...], and whether the person marked the division: as pipeline/matching.py _splits()
   function splits(text, rules) {
     var folded = fold(text), out = [];
     var leadingDe = folded.indexOf("DE ") === 0 && folded.split(" ").length > 2;
@@ -102,11 +103,10 @@
     var pattern = new RegExp("\\s+(?:" + signs + ")\\s+|\\s+(?:" + words + ")\\s+", "gi");
     var p = plain(text), m;
     while ((m = pattern.exec(p)) !== null) { out.push([text.slice(0, m.index), text.slice(m.index + m[0].length)]); }
-    if (!out.length) {
-      var parts = text.trim().split(/\s+/);
-      for (var k = 1; k < parts.length; k++) { out.push([parts.slice(0, k).join(" "), parts.slice(k).join(" ")]); }
-    }
-    return out;
+    if (out.length) { return { splits: out, explicit: true }; }
+    var parts = text.trim().split(/\s+/);
+    for (var k = 1; k < parts.length; k++) { out.push([parts.slice(0, k).join(" "), parts.slice(k).join(" ")]); }
+    return { splits: out, explicit: leadingDe };
   }
 
   function unarticled(side, rules) {  // one end of a journey without the article before it ("o Rio")
@@ -118,11 +118,9 @@
   function findJourney(places, typed, rules) {
     var whole = findPlace(places, typed, rules);
     if (whole.items.length && whole.level === EXACT) { return null; }
-    var signs = rules.sinais_entre_lugares.map(escape).join("|"), words = rules.palavras_entre_lugares.join("|");
-    var explicit = new RegExp("\\s(?:" + signs + ")\\s|\\s(?:" + words + ")\\s", "i").test(plain(typed)) ||
-      fold(typed).indexOf("DE ") === 0;
+    var divided = splits(typed, rules), explicit = divided.explicit;
     var best = null;
-    splits(typed, rules).forEach(function (s) {
+    divided.splits.forEach(function (s) {
       var a = findPlace(places, unarticled(s[0], rules), rules), b = findPlace(places, unarticled(s[1], rules), rules);
       if (!a.items.length || !b.items.length) { return; }
       if (!explicit && Math.max(a.level, b.level) > EXACT) { return; }
