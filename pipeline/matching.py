@@ -64,6 +64,15 @@ MESSAGES = {
 }
 
 
+def no_line(de: dict, para: dict) -> str:
+    """What to say where no line links two places (``/cidades/index.json`` entries); a same-state trip
+    says whose service it is (:data:`MESSAGES`; nomes.js noLine() says the same)."""
+    fill = {"de": f"{de['nome']} ({de['uf']})", "para": f"{para['nome']} ({para['uf']})",
+            "estado": states().get(de["uf"], de["uf"])}
+    same = " " + MESSAGES["mesmo_estado"].format(**fill) if de["uf"] == para["uf"] else ""
+    return MESSAGES["sem_linha"].format(**fill) + same
+
+
 @cache
 def popular() -> dict[str, str]:
     """The reviewed nicknames (``BH``, ``Sampa``, ``POA``): folded nickname -> the place's ``chave``."""

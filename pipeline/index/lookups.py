@@ -61,9 +61,7 @@ def first(folder: Path, text: str) -> tuple[list[tuple[str, str, str, str]], lis
         if linked:
             hits.append(("ligacao", f"{de['chave']} > {para['chave']}", title, f"{de['url']}para/{para['chave'].replace('/', '-')}/"))
         else:
-            fill = {"de": _label(de), "para": _label(para), "estado": matching.states().get(de["uf"], de["uf"])}
-            notes.append(messages["sem_linha"].format(**fill) + (
-                " " + messages["mesmo_estado"].format(**fill) if de["uf"] == para["uf"] else ""))
+            notes.append(matching.no_line(de, para))
             hits.append(("cidade", de["chave"], f"{_label(de)}: destinos a partir daqui", de["url"]))
         if journey[0].level == matching.TYPO or journey[1].level == matching.TYPO:
             notes.append(messages["quis_dizer"].format(nome=title))

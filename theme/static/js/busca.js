@@ -45,15 +45,10 @@
     if (journey) {
       var de = journey[0].items[0], para = journey[1].items[0];
       var linked = de.destinos.indexOf(list.indexOf(para)) >= 0;
-      var fill = function (text) {
-        return text.replace(/\{de\}/g, placeLabel(de)).replace(/\{para\}/g, placeLabel(para))
-          .replace(/\{estado\}/g, rules.estados[de.uf] || de.uf);
-      };
       out.push({ kind: "Ligação", title: "De " + placeLabel(de) + " para " + placeLabel(para),
                  url: linked ? de.url + "para/" + para.chave.replace("/", "-") + "/" : de.url,
                  text: linked ? "Linhas, partidas e o que as fontes dizem desta ligação" :
-                   fill(rules.mensagens.sem_linha) + (de.uf === para.uf ? " " + fill(rules.mensagens.mesmo_estado) : "") +
-                   " A página leva aos destinos a partir de " + de.nome + ".",
+                   nomes.noLine(de, para, rules) + " A página leva aos destinos a partir de " + de.nome + ".",
                  typo: journey[0].level === 2 || journey[1].level === 2 });
       return out;
     }

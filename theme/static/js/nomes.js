@@ -136,6 +136,16 @@
     return found.items.length ? rules.partes[found.items[0].uf + "/" + found.spelling] || "" : "";
   }
 
+  // what to say where no line links two places, a same-state trip saying whose service it is: as
+  // pipeline/matching.py no_line()
+  function noLine(de, para, rules) {
+    function fill(text) {
+      return text.replace(/\{de\}/g, de.nome + " (" + de.uf + ")").replace(/\{para\}/g, para.nome + " (" + para.uf + ")")
+        .replace(/\{estado\}/g, rules.estados[de.uf] || de.uf);
+    }
+    return fill(rules.mensagens.sem_linha) + (de.uf === para.uf ? " " + fill(rules.mensagens.mesmo_estado) : "");
+  }
+
   var loaded = {};
   function load(base) {  // the places and the rule's constants, fetched once
     if (!loaded[base]) {
@@ -148,6 +158,6 @@
     return loaded[base];
   }
 
-  window.portal.nomes = { rank: rank, findPlace: findPlace, findJourney: findJourney, part: part, load: load,
+  window.portal.nomes = { rank: rank, findPlace: findPlace, findJourney: findJourney, part: part, noLine: noLine, load: load,
                           compare: compare, distance: distance };
 }());
