@@ -21,7 +21,7 @@ from functools import cache, lru_cache
 from ..adapters.common import TEST_COMPANY_NOTE
 from ..places import BY_ALIAS, Place, aliases, fold, resolve
 from . import urls
-from .coverage import PHRASES, Coverage
+from .coverage import PHRASES, Coverage, join
 from .filters import data_br, mes_br
 from .placeholders import NOTE as PLACEHOLDER_NOTE
 from .placeholders import has_placeholder_times
@@ -109,10 +109,8 @@ def answer_sources(coverage: Coverage | None) -> Record | None:
 def sources_sentence(sources: Record) -> str:
     """The sentence the pair's page and the form (theme/static/js/rotas.js, the same words) show."""
     text = f"Fonte: {sources['fonte']}." if sources["fonte"] else "Fonte: nenhuma fonte cobre estas tabelas."
-    missing = sources["nao_cobertas"]
-    if missing:
-        listed = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " nem " + missing[-1]
-        text += f" Esta resposta não considera {listed}: as fontes deste site não os incluem."
+    if sources["nao_cobertas"]:
+        text += f" Esta resposta não considera {join(sources['nao_cobertas'], 'nem')}: as fontes deste site não os incluem."
     return text
 
 
@@ -414,4 +412,5 @@ def answers_json(rec: Record, label) -> dict[str, dict]:
         # where the answer comes from, of when, and what it cannot consider (answer_sources)
         "fonte": sources["fonte"] if sources else None,
         "nao_cobertas": sources["nao_cobertas"] if sources else [],
+        "frase_fonte": (sources or Record(frase=sources_sentence(Record(fonte=None, nao_cobertas=[]))))["frase"],
     } for r in rec["destinos"]}

@@ -42,17 +42,6 @@
 
   function number(n) { return n.toLocaleString("pt-BR"); }
 
-  // the same words as pipeline/site/cities.py sources_sentence(): the answer's sources, and what it cannot consider
-  function sourcesSentence(r) {
-    var text = r.fonte ? "Fonte: " + r.fonte + "." : "Fonte: nenhuma fonte cobre estas tabelas.";
-    var missing = r.nao_cobertas || [];
-    if (missing.length) {
-      text += " Esta resposta não considera " + (missing.length === 1 ? missing[0]
-        : missing.slice(0, -1).join(", ") + " nem " + missing[missing.length - 1]) + ": as fontes deste site não os incluem.";
-    }
-    return text;
-  }
-
   // "Seg, Qua, Sex", "todos os dias" (theme/templates/_rota.html)
   function days(flags) {
     var on = DIAS.filter(function (d, k) { return flags[k]; });
@@ -111,7 +100,7 @@
         " por semana a partir de " + de.nome : "") +
       (r.partidas_sem_horario ? "; " + number(r.partidas_sem_horario) + (r.partidas_sem_horario === 1 ? " partida" : " partidas") +
         " por semana de linhas sem horário informado pela fonte (00:00 na exportação), não contadas" : "") + "."));
-    out.appendChild(el("p", sourcesSentence(r), { "class": "fonte" }));
+    out.appendChild(el("p", r.frase_fonte, { "class": "fonte" }));  // cities.py sources_sentence(), as the page
     var stopped = r.paralisadas && r.paralisadas.length;
     if (r.partidas.length) {
       var grid = out.appendChild(departures(de, r));
@@ -238,10 +227,7 @@
             [["Destinos a partir de " + label(de), base + de.url]]);
         }
         if (de.destinos.indexOf(list.indexOf(para)) < 0) {
-          var fill = function (text) {
-            return text.replace(/\{de\}/g, label(de)).replace(/\{para\}/g, label(para)).replace(/\{estado\}/g, rules.estados[de.uf] || de.uf);
-          };
-          say(out, notes.concat([fill(rules.mensagens.sem_linha) + (de.uf === para.uf ? " " + fill(rules.mensagens.mesmo_estado) : "")]).join(" "),
+          say(out, notes.concat([nomes.noLine(de, para, rules)]).join(" "),
             [["Destinos a partir de " + label(de), base + de.url]]);
           return;
         }
