@@ -74,6 +74,7 @@ from urllib.parse import quote
 from ..identifiers import slugify
 from ..settings import EU_FREQUENCY, FREQUENCIES, VCGE_ROAD_TRANSPORT, VCGE_SCHEME, check_email
 from .datapackage import FICTIONAL_LABEL
+from .provenance import NOT_COVERED_SENTENCE as DESCRIBED_NOT_COVERED
 
 PORTAL_NAME = "Portal do transporte rodoviário interestadual de passageiros"
 LANGUAGE = "pt-BR"
@@ -367,7 +368,7 @@ def _table_description(descriptor: Mapping, resource: Mapping, files: Sequence[M
         + f", sob a licença {_licence_label(descriptor)}."
     )
     if rows is not None and name in rows and rows[name] is None and \
-            not (resource.get("description") or "").startswith("As fontes deste site não incluem"):
+            not (resource.get("description") or "").startswith(DESCRIBED_NOT_COVERED):
         parts.append(NOT_COVERED_SENTENCE)  # unless the table's own description already says so
     parts.append(_sources_sentence(descriptor))
     parts.append(REGIME_SENTENCE)

@@ -296,7 +296,7 @@ def _table_subtitle(data, feed: dict, shown: int, total: int) -> str:
     table = feed["tabela"]
     coverage = data.coverage
     if coverage is not None and not coverage.covered(table):
-        return (f"As fontes deste site não incluem {PHRASES[table][1]}: este feed não tem entradas porque esses "
+        return (f"{coverage.not_included(table).rstrip('.')}: este feed não tem entradas porque esses "
                 "registros são desconhecidos, não porque não existam.")
     if total == 0:
         none = PHRASES[table][0]
