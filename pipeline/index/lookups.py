@@ -46,10 +46,11 @@ def first(folder: Path, text: str) -> tuple[list[tuple[str, str, str, str]], lis
     data = json.loads(path.read_text(encoding="utf-8"))
     places, hits, notes = data["lugares"], [], []
     messages = matching.MESSAGES
-    ident = data["ids"].get(fold(text).replace(" ", "")) if len(fold(text).replace(" ", "")) >= 4 else None
+    key = fold(text).replace(" ", "")  # an identifier as typed: site/identifiers.py key(), the pages' rule
+    ident = data["ids"].get(key) if len(key) >= 4 else None
     if ident:
         url, label, kind = ident
-        hits.append((kind.lower(), fold(text).replace(" ", ""), label, url))
+        hits.append((kind.lower(), key, label, url))
     named, typo = matching.rank_names(text, data["nomes"])
     # a name matched as typed (the carrier VIAÇÃO CAIÇARA) outranks a place guessed from a typing error
     guesses = not named or typo
