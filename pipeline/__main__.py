@@ -162,6 +162,7 @@ def cmd_build(args) -> int:
         "site_url": args.site_url,
         "previous": args.anterior,
         "versions_url": args.versoes_url,
+        "release_folder": Path(args.pasta_release) if args.pasta_release else None,
         "search_index": not args.no_search,
         "whoosh_dir": Path(args.index),
         "contact_email": args.contato_email,
@@ -332,6 +333,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--site-url", default="", help=help_text("site_url"))
     b.add_argument("--anterior", default="", help=help_text("previous"))
     b.add_argument("--versoes-url", default="", help=help_text("versions_url"))
+    b.add_argument("--pasta-release", default="", help=help_text("release_folder"))
     b.add_argument("--no-search", action="store_true", help="não gera o índice de busca (mais rápido)")
     b.add_argument("--index", default=str(Settings.__dataclass_fields__["whoosh_dir"].default), help=help_text("whoosh_dir"))
     b.add_argument("--processos", type=positive_int, help=help_text("workers"))

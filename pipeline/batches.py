@@ -127,7 +127,7 @@ class Batched:
 
 
 def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, out: Path | None = None,
-        fictional: bool = False, previous: str | None = None, listed: int | None = None
+        fictional: bool = False, previous: str | None = None, listed: int | None = None, assets: str = ""
         ) -> tuple[dict[str, Batched], list[Problem]]:
     """Read, validate, derive and (with ``out``) publish each table read in batches. Returns what each gave
     and the problems found, in the order of the files and lines. A grave problem of a whole file (its
@@ -136,7 +136,7 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
     ``previous`` (``--anterior``), each table published is compared with that release's
     (``changes.compare_streamed``, at most ``listed`` rows per list)."""
     from .derive import derive_batch
-    from .publish import columnar, database, datapackage, side_database, tabular
+    from .publish import columnar, database, datapackage, hosting, side_database, tabular
     from .validate import STRUCTURAL, validate
 
     results: dict[str, Batched] = {}
@@ -149,7 +149,7 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
         result.filled = {f["name"]: 0 for f in table.fields}
         seen, summarise, pending, found_here = Seen(), SUMMARIES.get(name), [], []
         writers = [] if out is None else [
-            tabular.CsvFile(resource, out / resource["path"]), tabular.JsonFile(resource, out / f"{name}.json"),
+            tabular.CsvFile(resource, out / resource["path"]), tabular.JsonFile(resource, out / f"{name}.json", hosting.JSON_MAX_ROWS),
             columnar.ParquetFile(resource, out / f"{name}.parquet"),
             database.SideTable(resource, out / side_database(name))]
         failed = False
@@ -193,7 +193,7 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
             from .publish import changes
 
             try:
-                release = changes.load_previous(previous, streamed=changes.Everything())
+                release = changes.load_previous(previous, streamed=changes.Everything(), assets=assets)
                 fields = resource["schema"]["fields"]
                 result.changes = changes.compare_streamed(name, release, out / resource["path"],
                                                           [f["name"] for f in fields], listed,
@@ -208,7 +208,7 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
 
 
 def start(folders: list[Path], schema: Schema, *, lenient: bool, as_of: date, allow_mixed: bool = False,
-          out: Path | None = None, previous: str | None = None, listed: int | None = None):
+          out: Path | None = None, previous: str | None = None, listed: int | None = None, assets: str = ""):
     """Start :func:`run` over the tables read in batches in a child process, forked before the other
     tables are read: it runs beside their reading and validation, and its memory (which the rows of a batch
     fragment) is the child's, never the build's. Returns a ``parallel.Call`` (its ``result()``: what
@@ -225,7 +225,7 @@ def start(folders: list[Path], schema: Schema, *, lenient: bool, as_of: date, al
         return None
     fictional = any(s.ficticia for s in found.sources)
     return parallel.call(lambda: run(found, schema, lenient=lenient, as_of=as_of, out=out, fictional=fictional,
-                                     previous=previous, listed=listed))
+                                     previous=previous, listed=listed, assets=assets))
 
 
 def attach(report, pending, *, lenient: bool) -> None:

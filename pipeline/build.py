@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -21,7 +23,7 @@ from .derive import Derived, derive
 from .folders import exclusive, staged
 from .index import pagefind, whoosh
 from .progress import Progress
-from .publish import catalog, changes, covered, datapackage, publish, release
+from .publish import catalog, changes, covered, datapackage, hosting, publish, release
 from .publish.background import Background, BackgroundError
 from .read import read_source
 from .schema import Schema, load_schema
@@ -47,6 +49,7 @@ class BuildResult:
     out: Path
     pages: int = 0
     timings: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)  # what is published but over a budget (hosting.check)
 
 
 def check(settings: Settings, schema: Schema | None = None, progress: Progress | None = None,
@@ -59,7 +62,7 @@ def check(settings: Settings, schema: Schema | None = None, progress: Progress |
     # the tables read in batches, in a child process beside the rest (pipeline/batches.py)
     pending = batches.start(list(settings.data), schema, lenient=settings.lenient, as_of=settings.as_of,
                             allow_mixed=settings.allow_mixed_sources, out=out, previous=previous,
-                            listed=CHANGES_LISTED)
+                            listed=CHANGES_LISTED, assets=settings.assets_prefix)
     try:
         with progress.stage("leitura"):
             source = read_source(list(settings.data), schema, progress, allow_mixed=settings.allow_mixed_sources)
@@ -124,7 +127,8 @@ def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
     stops at once, naming this one) until it ends, however it ends."""
     settings.check_outputs()
     try:
-        with exclusive(settings.out, Path(settings.whoosh_dir) if settings.search_index else None):
+        with exclusive(settings.out, Path(settings.whoosh_dir) if settings.search_index else None,
+                       settings.release_folder):
             return _build(settings, progress)
     finally:
         gc.unfreeze()
@@ -134,6 +138,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
     schema = load_schema()
     progress = progress or Progress()
     with staged(settings.out, "site gerado por python -m pipeline build") as staging, \
+            _release_staging(settings) as assets, \
             tempfile.TemporaryDirectory(prefix=f".{settings.out.resolve().name}.busca-",  # see remove_leftovers
                                         dir=staging.parent) as search_folder:
         (staging / "dados").mkdir(parents=True, exist_ok=True)
@@ -150,12 +155,16 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
         previous = None
         if settings.previous:  # read before the long stages: an unreadable previous release fails the build now
             try:
-                previous = changes.load_previous(settings.previous, streamed=set(report.batches))
+                previous = changes.load_previous(settings.previous, streamed=set(report.batches),
+                                                 assets=settings.assets_prefix)
             except changes.ChangesError as exc:
                 raise BuildError(str(exc)) from None
+        # the release's name, known before anything is written: every file cites where it is kept
+        version = release.input_version(settings.as_of, settings.data, _output_settings(settings))
         with progress.stage("publicação"):  # the files are written by other processes, beside the pages
             published = publish(derived, report, schema, staging / "dados", in_background=True,
-                                site_url=settings.site_url)
+                                site_url=settings.site_url, version=version,
+                                versions_url=settings.versions_url if assets is not None else "")
         searcher = None
         try:
             with progress.stage("páginas"):
@@ -193,16 +202,43 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             except BackgroundError as exc:
                 raise BuildError(f"os arquivos de dados abertos não puderam ser gravados: {exc}") from None
         with progress.stage("versão e catálogos"):
-            _release(staging, settings, derived, late, previous, covered(schema, report), report.coverage)
-    return BuildResult(report, derived, settings.out, pages, progress.timings())
+            warnings = _release(staging, settings, derived, late, previous, covered(schema, report), report.coverage,
+                                version, assets)
+    return BuildResult(report, derived, settings.out, pages, progress.timings(), warnings)
+
+
+def _output_settings(settings: Settings) -> dict:
+    """The settings that reach a byte of the output (release.input_version)."""
+    return {name: str(getattr(settings, name)) for name in (
+        "site_url", "base_path", "versions_url", "contact_email", "update_frequency", "vcge_theme", "vcge_label",
+        "lenient", "allow_mixed_sources", "search_index")} | {"release": settings.release_folder is not None}
+
+
+@contextmanager
+def _release_staging(settings: Settings):
+    """The folder the release's assets are written into (``--pasta-release``), staged and put in place with
+    the site; None without one."""
+    if settings.release_folder is None:
+        yield None
+        return
+    with staged(settings.release_folder, "arquivos da release gerados por python -m pipeline build") as folder:
+        yield folder
 
 
 def _release(site: Path, settings: Settings, derived: Derived, late: list, previous, covered,
-             coverage: dict[str, list[str]] | None = None) -> None:
+             coverage: dict[str, list[str]] | None = None, version: str = "", assets: Path | None = None) -> list[str]:
     """Once every download is written: what changed since the previous release (``--anterior``), each
-    file's size and SHA-256 (``SHA256SUMS``), the catalogues (DCAT-AP, data.json), this release kept
-    under ``/dados/versoes/<data>-<código>/``, the feed of changes and the download pages rendered again with
-    all of it (pipeline/publish/release.py). Every date is the data's or ``--as-of``."""
+    file's size and SHA-256 (``SHA256SUMS``), the catalogues (DCAT-AP, data.json), this release kept, the
+    feed of changes and the download pages rendered again with all of it (pipeline/publish/release.py).
+    Every date is the data's or ``--as-of``.
+
+    Without a release folder the release is kept under ``/dados/versoes/<versão>/`` beside the earlier ones
+    (a local ``--anterior`` brings them). With one (``--pasta-release`` and ``--versoes-url``, the nightly
+    job) every download goes into it, to be the night's GitHub Release ``<versão>``; the bulk files leave the
+    site (pipeline/publish/hosting.py) and the site names their addresses there; the kept releases are
+    listed by ``/dados/versoes.json``, carried from the previous site, folder or URL. Last, the site is
+    measured as GitHub Pages will take it: over its limit nothing is published (``hosting.HostingError``),
+    over the budget the build warns (the returned warnings)."""
     out = site / "dados"
     descriptor = json.loads((out / "datapackage.json").read_text(encoding="utf-8"))
     mudancas = None
@@ -224,23 +260,52 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
     temporal.update({name: (b.first_day, b.last_day) for name, b in derived.batches.items()})
     # rows per table; None for a table no source supplies (its rows are unknown: never "0 linhas")
     rows = {name: derived.rows(name) if covered(name) else None for name in derived.tables}
+    placement = hosting.Placement()
+    if assets is None:
+        kept = release.keep_version(out, settings.as_of, previous_folder, listed)
+        versions = catalog.kept_versions(out, kept.names)
+    else:
+        placement = hosting.place(listed + release.reports(out),
+                                  f"{settings.versions_url.rstrip('/')}/download/{version}/")
+        written = release.write_assets(out, listed + release.reports(out), assets)
+        index = release.merged_index(release.read_index(settings.previous),
+                                     release.index_entry(version, settings.as_of, descriptor, written))
+        release.write_index(out, index)
+        kept = release.Kept(version, [e["versao"] for e in index], True, True)
+        (out / kept.folder).mkdir(parents=True)  # tonight's change log, for the feed of changes
+        if mudancas is not None:
+            os.link(out / "mudancas.json", out / kept.folder / "mudancas.json")
+        versions = [release.described(e, settings.versions_url) for e in index]
+        for path in placement.off_pages | {"datapackage.json"}:  # hard links to the assets: never written over
+            (out / path).unlink()
+        datapackage.write_json(release.hosted(descriptor, placement), out / "datapackage.json")
+        for f in listed:
+            if f["path"] == "datapackage.json":
+                f.update(bytes=(out / f["path"]).stat().st_size, sha256=datapackage.sha256(out / f["path"]))
+            f["url"] = placement.url(f["path"])
+        release.write_checksums(out, listed)
     args = (descriptor, listed, settings.site_url, settings.as_of, temporal)
-    kept = release.keep_version(out, settings.as_of, previous_folder, listed)
     # what the catalogues state besides the descriptor: the settings, each table's sources, the kept releases
-    facts = catalog.Facts.from_settings(settings, coverage, catalog.kept_versions(out, kept.names))
+    facts = catalog.Facts.from_settings(settings, coverage, versions)
     datapackage.write_json(catalog.dcat(*args, rows=rows, facts=facts), out / CATALOGUE)
     datapackage.write_json(catalog.data_json(*args, rows=rows, facts=facts), site / "data.json")
     info = {
-        "descriptor": descriptor,
+        # the descriptor as the site publishes it: a table served by the release only at its address there
+        "descriptor": release.hosted(descriptor, placement),
         "arquivos": listed,
         "por_tabela": {r["name"]: [f for f in listed if f["tabela"] == r["name"]] for r in descriptor["resources"]},
         "pacote": [f for f in listed if f["tabela"] is None],
         "versoes": kept.names,  # every kept version's name (AAAA-MM-DD-<código>), newest first
         "versao": kept.name,  # this release's
         "versao_guardada": kept.kept,  # False: a folder of its name, with another descriptor, was kept before and stays
-        # the citation of this release at its own address, the version being known now (datapackage.citation)
-        "citacao": datapackage.citation(descriptor["title"], settings.as_of, settings.site_url,
-                                        descriptor.get("sources") or [], kept.name),
+        # where each kept version answers: its GitHub Release, or its folder under /dados/versoes/
+        "endereco_versao": {v: datapackage.kept_address(v, settings.versions_url if assets is not None else "", "")
+                            or f"/dados/versoes/{v}/" for v in kept.names},
+        "na_release": assets is not None,
+        # where each download answers (pipeline/publish/hosting.py): off the site, the release's asset
+        "enderecos": {p: placement.url(p) for p in placement.off_pages},
+        "citacao": descriptor.get("x-citacao") if assets is not None else datapackage.citation(
+            descriptor["title"], settings.as_of, settings.site_url, descriptor.get("sources") or [], kept.name),
         "mudancas": mudancas,
         # the JSON-LD blocks, escaped for a <script> element by catalog.script_tag
         "schema_org": {None: Markup(catalog.script_tag(catalog.schema_org(*args, rows=rows, facts=facts))),
@@ -255,6 +320,12 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
     feeds.write_changes(site, out / release.VERSIONS, settings.site_url, settings.as_of, descriptor["name"],
                         base_path=settings.base_path)
     release.stamp(out, settings.as_of, out / kept.folder if kept.made else None)
+    if assets is not None:
+        release.stamp(assets, settings.as_of)
+    try:
+        return hosting.check(site, assets, strict=assets is not None)[1]
+    except hosting.HostingError as exc:
+        raise BuildError(str(exc)) from None
 
 
 CATALOGUE = "catalogo.jsonld"

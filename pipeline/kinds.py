@@ -23,6 +23,10 @@ class RecordKind:
     section: str | None = None  # its index section ("/linhas/"): the table's downloads as alternate links
     lookup_label: str | None = None  # how the identifier lookup labels a record, from its fields; None: not looked up
     lookup_type: str = ""  # how the search names the kind ("Linha")
+    # related tables its page does not show, whose rows belong to another record's page (a carrier's
+    # timetables, stops, paralysed stretches and history are its lines'): its JSON names those records
+    # (``linhas``, each with its url) instead of repeating their rows
+    shown_elsewhere: tuple[str, ...] = ()
 
     @property
     def glob(self) -> str | None:
@@ -36,7 +40,8 @@ RECORD_KINDS: tuple[RecordKind, ...] = (
     RecordKind("linha", "linhas", "prefixo", "linhas/{slug}/", "lines", section="linhas",
                lookup_label="Linha {prefixo}", lookup_type="Linha"),
     RecordKind("transportadora", "transportadoras", "cnpj", "transportadoras/{slug}/", "carriers",
-               section="transportadoras", lookup_label="{razao_social}", lookup_type="Transportadora"),
+               section="transportadoras", lookup_label="{razao_social}", lookup_type="Transportadora",
+               shown_elsewhere=("horarios", "paradas", "paralisacoes", "historico_linhas", "secoes")),
     # not searched as pages: found by number through /busca/ids/ and listed on the line's page
     RecordKind("outorga", "outorgas", "id", "outorgas/{slug}/", "outorgas", browser_search=False,
                section="outorgas", lookup_label="Outorga {id}", lookup_type="Outorga"),

@@ -415,6 +415,8 @@ class Summary:
     timings: dict[str, float] = field(default_factory=dict)
     published: bool = False
     failure: str = ""
+    hosting: list[str] = field(default_factory=list)  # what is over a host's budget (pipeline/publish/hosting.py)
+    release: str = ""  # the folder of the night's release assets, and the version they are for
 
     @property
     def stale(self) -> list[str]:
@@ -442,9 +444,18 @@ class Summary:
                   f"links quebrados: {len(self.broken_links)}"]
         if self.first_errors:
             lines += ["", "## Primeiros erros da validação", ""] + [f"- {m}" for m in self.first_errors]
+        if self.hosting or self.release:
+            lines += ["", "## Hospedagem", ""] + [f"- {m}" for m in self.hosting] \
+                + ([f"- {self.release}"] if self.release else [])
         lines += ["", "## Tempos", ""]
         lines += [f"- {stage}: {seconds:.1f} s" for stage, seconds in self.timings.items()]
         return "\n".join(lines) + "\n"
+
+
+def release_folder(config: NightlyConfig) -> Path:
+    """Where the night's release assets are written (``<out>-release``, beside the site): the workflow
+    creates the GitHub Release from it."""
+    return config.out.with_name(config.out.name + "-release")
 
 
 def run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
@@ -488,6 +499,8 @@ def _run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
                             whoosh_dir=config.state / "busca",
                             previous=config.previous or (str(config.out) if published.is_file() else ""),
                             versions_url=config.versions_url, update_frequency="DAILY",
+                            # with an address for the releases, the bulk files go to the night's release
+                            release_folder=release_folder(config) if config.versions_url else None,
                             # the job's declared contact is the catalogues' e-mail when it is one (mailto:)
                             contact_email=config.contato if config.contato.startswith("mailto:") else "")
         try:
@@ -498,6 +511,10 @@ def _run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
                 summary.first_errors = [p.mensagem for p in exc.report.errors[:10]]
             raise NightlyError(f"o build falhou: {exc}") from None
         summary.pages = result.pages
+        summary.hosting = list(result.warnings)
+        if settings.release_folder is not None:
+            summary.release = (f"arquivos da release em {settings.release_folder}, para a release "
+                               f"{json.loads((candidate / 'dados' / 'datapackage.json').read_text(encoding='utf-8'))['x-versao']}")
         summary.errors, summary.warnings = len(result.report.errors), len(result.report.warnings)
         summary.findings = len(result.derived.tables["achados"])
         validation = json.loads((candidate / "dados" / "validacao.json").read_text(encoding="utf-8"))

@@ -88,6 +88,10 @@ class Settings:
         metadata={"help": "endereço onde cada versão publicada fica guardada fora do site (as releases do repositório, "
                           "no job noturno do GitHub): a página /dados/ aponta para ele"},
     )
+    release_folder: Path | None = field(default=None, metadata={
+        "help": "pasta onde gravar os arquivos da release desta versão (todos os downloads, para o gh release "
+                "create do job noturno): com --versoes-url, os arquivos grandes ficam só na release, com endereço "
+                "duradouro, e não no site (pipeline/publish/hosting.py); sem ela, tudo fica no site"})
     search_index: bool = field(default=True, metadata={"help": "gera o índice Pagefind da busca no navegador"})
     whoosh_dir: Path = field(default=PROJECT_ROOT / ".cache" / "busca", metadata={
         "help": "pasta do índice Whoosh da busca por linha de comando (não publicado)"})
@@ -120,6 +124,12 @@ class Settings:
         if self.versions_url and not re.fullmatch(r"https?://[^\s\"'<>]+", self.versions_url):
             raise SettingsError(f'--versoes-url "{self.versions_url}" deve ser um endereço http:// ou https://')
         object.__setattr__(self, "contact_email", check_email(self.contact_email))
+        if self.release_folder is not None:
+            object.__setattr__(self, "release_folder", Path(self.release_folder))
+            if not self.versions_url:
+                raise SettingsError("--pasta-release pede --versoes-url: o endereço das releases do repositório "
+                                    "(https://github.com/<dono>/<repositório>/releases), de onde os arquivos da "
+                                    "release serão baixados")
         if self.update_frequency not in FREQUENCIES:
             raise SettingsError(f'--frequencia "{self.update_frequency}" não é um código do vocabulário de frequências '
                                 f"da UE aceito aqui: use {', '.join(FREQUENCIES)}")
@@ -151,6 +161,12 @@ class Settings:
         if not Path(self.pelican_conf).is_file():
             raise SettingsError(f"configuração do Pelican não encontrada: {self.pelican_conf}")
 
+    @property
+    def assets_prefix(self) -> str:
+        """Where the releases' assets answer (``<versoes-url>/download/``): the only addresses outside the
+        previous site's ``dados/`` that its descriptor may send the build to (pipeline/publish/changes.py)."""
+        return f"{self.versions_url.rstrip('/')}/download/" if self.versions_url else ""
+
     def previous_folder(self) -> Path | None:
         """The folder ``--anterior`` names, when it names one (not a URL)."""
         if not self.previous or self.previous.startswith(("http://", "https://")):
@@ -165,6 +181,8 @@ class Settings:
         named = [("--out", self.out)]
         if self.search_index:
             named.append(("--index", Path(self.whoosh_dir)))
+        if self.release_folder is not None:
+            named.append(("--pasta-release", self.release_folder))
         named += [("--data", folder) for folder in self.data]
         previous = self.previous_folder()
         if previous is not None and previous.resolve() not in (self.out.resolve(), (self.out / "dados").resolve()):
@@ -173,6 +191,8 @@ class Settings:
         if reason:
             raise SettingsError(reason)
         folders = [("de saída (--out)", self.out)]
+        if self.release_folder is not None:
+            folders.append(("da release (--pasta-release)", self.release_folder))
         if self.search_index:
             folders.append(("do índice de busca (--index)", Path(self.whoosh_dir)))
         for name, folder in folders:

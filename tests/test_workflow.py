@@ -52,4 +52,8 @@ def test_each_release_is_kept_as_a_github_release_never_replaced():
     steps = load()["jobs"]["build"]["steps"]
     keep = next(s["run"] for s in steps if s.get("name") == "Keep the release")
     assert 'gh release view "$tag"' in keep and "não substituída" in keep  # an existing release stays
-    assert "gh release create" in keep and "SHA256SUMS" in keep and "pacote-completo.zip" in keep
+    # named as the version (x-versao), with every file the build wrote for it (pipeline/publish/hosting.py)
+    assert "x-versao" in keep and 'gh release create "$tag" output-release/*' in keep and "SHA256SUMS" in keep
+    release = next(i for i, s in enumerate(steps) if s.get("name") == "Keep the release")
+    upload = next(i for i, s in enumerate(steps) if "upload-pages-artifact" in s.get("uses", ""))
+    assert release < upload  # the site links the release's files: made before the site is deployed

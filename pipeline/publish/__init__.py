@@ -11,7 +11,7 @@ from ..derive import Derived
 from ..identifiers import mask_cpf
 from ..schema import Schema
 from ..validate import Report
-from . import archive, columnar, database, datapackage, spreadsheet, tabular
+from . import archive, columnar, database, datapackage, hosting, spreadsheet, tabular
 from .background import Background
 from .provenance import Provenance
 
@@ -34,9 +34,29 @@ def side_database(name: str) -> str:
 
 
 def formats(rows: int) -> list[tuple[str, str, str]]:
-    """The download formats of a table of ``rows`` rows: every one of :data:`FORMATS`, but no workbook for
-    more rows than a sheet holds (``spreadsheet.MAX_ROWS``)."""
-    return [f for f in FORMATS if f[0] != "xlsx" or rows <= spreadsheet.MAX_ROWS]
+    """The download formats of a table of ``rows`` rows: every one of :data:`FORMATS` that serves a table of
+    that size (pipeline/publish/hosting.py): no workbook for more rows than a sheet holds
+    (``spreadsheet.MAX_ROWS``), no JSON array of more than ``hosting.JSON_MAX_ROWS`` rows."""
+    return [f for f in FORMATS if (f[0] != "xlsx" or rows <= spreadsheet.MAX_ROWS)
+            and (f[0] != "json" or rows <= hosting.JSON_MAX_ROWS)]
+
+
+def formats_note(rows: int) -> str:
+    """Why a table of ``rows`` rows lacks a format, in pt-BR ("" when it has them all)."""
+    missing = [name for suffix, name, _ in FORMATS if (suffix, name) not in [f[:2] for f in formats(rows)]]
+    if not missing:
+        return ""
+
+    def number(n: int) -> str:
+        return f"{n:,}".replace(",", ".")
+
+    why = []
+    if rows > hosting.JSON_MAX_ROWS:
+        why.append(f"o JSON é uma lista lida inteira na memória, e esta passa de {number(hosting.JSON_MAX_ROWS)} registros")
+    if rows > spreadsheet.MAX_ROWS:
+        why.append(f"uma planilha do Excel tem no máximo {number(spreadsheet.MAX_ROWS + 1)} linhas")
+    return (f"Sem {' nem '.join(missing)} para esta tabela, de {number(rows)} registros: " + "; ".join(why) + ". "
+            "Use o Parquet (tipado e compacto, lido em segundos) ou o CSV.")
 
 
 def covered(schema: Schema, report: Report):
@@ -69,13 +89,14 @@ class Published:
 
 
 def publish(derived: Derived, report: Report, schema: Schema, out: Path, progress=None, *,
-            in_background: bool = False, site_url: str = "") -> Published:
+            in_background: bool = False, site_url: str = "", version: str = "", versions_url: str = "") -> Published:
     """Write every download into ``out``. With ``in_background`` the files are written by two forked
     processes while the caller goes on (the pages render meanwhile): one writes the workbook of the table
     with the most rows (the infractions at national scale: 7 s of its own), the other everything else
     (CSV, JSON, Parquet, SQLite, the zip, the other workbooks). The descriptor, which the pages need, is
     made here first."""
     out.mkdir(parents=True, exist_ok=True)
+    assets_url = f"{versions_url.rstrip('/')}/download/{version}/" if versions_url and version else ""
     tables = dict(derived.tables)
     tables["rejeitados"] = tabular.rejected_frame(report, schema)
     sources = [s.as_descriptor() for s in report.sources]
@@ -84,10 +105,14 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
             target = out / "fontes" / source.id / source.relatorio.name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(mask_cpf(source.relatorio.read_text(encoding="utf-8")), encoding="utf-8")
-            entry["x-relatorio-de-ingestao"] = target.relative_to(out).as_posix()
+            path = target.relative_to(out).as_posix()
+            # a report too large for the site is served by the release only (pipeline/publish/hosting.py)
+            entry["x-relatorio-de-ingestao"] = assets_url + hosting.asset_name(path) \
+                if assets_url and target.stat().st_size > hosting.ON_PAGES_MAX_BYTES else path
     descriptor = datapackage.published_descriptor(
         schema, derived.as_of, sources, report.fictional, site_url, coverage=report.coverage,
-        unchecked=derived.unchecked, unchecked_inconsistencies=derived.unchecked_inconsistencies)
+        unchecked=derived.unchecked, unchecked_inconsistencies=derived.unchecked_inconsistencies,
+        version=version, versions_url=versions_url)
     resources = descriptor["resources"]
     # the release's provenance record, written into every format in its own place (pipeline/publish/provenance.py)
     record = Provenance.from_descriptor(descriptor)
@@ -119,7 +144,8 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
             coded[resource["name"]] = table = tabular.Coded(df)
             tabular.write_csv(df, resource, out / resource["path"], table)
             resource.update(datapackage.size_and_hash(out / resource["path"]))  # in this process's copy
-            tabular.write_json(df, resource, out / f"{resource['name']}.json", table)
+            if len(df) <= hosting.JSON_MAX_ROWS:
+                tabular.write_json(df, resource, out / f"{resource['name']}.json", table)
             columnar.write_parquet(df, resource, out / f"{resource['name']}.parquet", record)
             if progress is not None:
                 progress.advance(done, len(resources) + 1)

@@ -201,12 +201,16 @@ class Facts:
     # sources answer for it
     coverage: Mapping[str, Sequence[str]] | None = None
     versions: Sequence[Mapping] = field(default=())  # the kept releases, as kept_versions() reads them
+    # where each release is kept as a GitHub Release (--versoes-url), when the build has one: a version's
+    # address is then <versoes-url>/tag/<versão> (pipeline/publish/hosting.py)
+    versions_url: str = ""
 
     @classmethod
     def from_settings(cls, settings, coverage=None, versions=()) -> Facts:
         return cls(contact_email=settings.contact_email, frequency=settings.update_frequency,
                    vcge_theme=settings.vcge_theme, vcge_label=settings.vcge_label, coverage=coverage,
-                   versions=tuple(versions))
+                   versions=tuple(versions),
+                   versions_url=settings.versions_url if settings.release_folder is not None else "")
 
 _SHA256 = re.compile(r"[0-9a-fA-F]{64}\Z")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -279,7 +283,8 @@ def _facts(facts: Facts | None) -> Facts:
     email = check_email(facts.contact_email)  # the settings refuse a bad address; so does this, for any caller
     if facts.frequency not in FREQUENCIES:
         raise ValueError(f"unknown update frequency {facts.frequency!r}: one of {sorted(FREQUENCIES)}")
-    return Facts(email, facts.frequency, facts.vcge_theme, facts.vcge_label, facts.coverage, tuple(facts.versions))
+    return Facts(email, facts.frequency, facts.vcge_theme, facts.vcge_label, facts.coverage, tuple(facts.versions),
+                 facts.versions_url)
 
 
 # --- texts ----------------------------------------------------------------------------------------
@@ -593,8 +598,15 @@ def kept_versions(dados: Path, names: Sequence[str]) -> list[dict]:
 
 
 class _Iris:
-    def __init__(self, site: str):
+    def __init__(self, site: str, versions_url: str = ""):
         self.site = site
+        self.versions_url = versions_url.rstrip("/")
+
+    def file_url(self, f: Mapping) -> str:
+        """Where a file answers: its ``url`` when it is served from elsewhere (a release's asset,
+        pipeline/publish/hosting.py), else its path under the site's ``/dados/``."""
+        url = f.get("url")
+        return url if isinstance(url, str) and url.startswith(("https://", "http://")) else self.download(f["path"])
 
     def home(self) -> str:
         return _url(self.site)
@@ -624,6 +636,8 @@ class _Iris:
         return _url(self.site, "dados/versoes/#serie")
 
     def version_folder(self, version: str) -> str:
+        if self.versions_url:  # kept as a GitHub Release of that name
+            return f"{self.versions_url}/tag/{quote(version)}"
         return _url(self.site, f"dados/versoes/{quote(version)}/")
 
     def version(self, version: str) -> str:
@@ -643,10 +657,6 @@ class _Iris:
 
     def download(self, path: str) -> str:
         return _url(self.site, f"dados/{_file_path(path)}")
-
-    def distribution(self, path: str) -> str:
-        return self.download(path) + "#distribuicao"
-
 
 def _file_description(descriptor: Mapping, f: Mapping) -> str:
     """What a published file is, in a sentence or two (the distribution's description)."""
@@ -761,9 +771,9 @@ class _Graph:
 
 def _dcat_distribution(descriptor: Mapping, f: Mapping, iris: _Iris, graph: _Graph, modified: str,
                        licences: Sequence[Mapping], stable: bool = False) -> dict:
-    url = iris.download(f["path"])
+    url = iris.file_url(f)
     node = {
-        "@id": iris.distribution(f["path"]),
+        "@id": iris.file_url(f) + "#distribuicao",
         "@type": "dcat:Distribution",
         "dct:title": _text(_file_title(descriptor, f)),
         "dct:description": _text(_file_description(descriptor, f)),
@@ -942,9 +952,9 @@ def dcat(descriptor: Mapping, files: Sequence[Mapping], site_url: str, as_of: da
     The contact point always links the site's ``/sobre/`` page and carries the e-mail only when the
     settings give one (``--contato-email``): the catalogue never invents an address."""
     site = _site(site_url)
-    iris = _Iris(site)
-    files = _checked_files(descriptor, files)
     facts = _facts(facts)
+    iris = _Iris(site, facts.versions_url)
+    files = _checked_files(descriptor, files)
     for v in facts.versions:
         _checked_files(descriptor, v.get("arquivos") or [])
     graph = _Graph(iris, facts)
@@ -996,7 +1006,7 @@ def _pod_distribution(descriptor: Mapping, f: Mapping, iris: _Iris) -> dict:
         "@type": "dcat:Distribution",
         "title": _file_title(descriptor, f),
         "description": _file_description(descriptor, f),
-        "downloadURL": iris.download(f["path"]),
+        "downloadURL": iris.file_url(f),
         "mediaType": f["mediatype"],
         "format": f["formato"],
     }
@@ -1019,9 +1029,9 @@ def data_json(descriptor: Mapping, files: Sequence[Mapping], site_url: str, as_o
     a contact e-mail in the settings (``--contato-email``) the contact point has ``fn`` only, and the file
     does not pass the schema on that point."""
     site = _site(site_url)
-    iris = _Iris(site)
-    files = _checked_files(descriptor, files)
     facts = _facts(facts)
+    iris = _Iris(site, facts.versions_url)
+    files = _checked_files(descriptor, files)
     contact_point = {"@type": "vcard:Contact", "fn": PORTAL_NAME}
     if facts.contact_email:
         contact_point["hasEmail"] = f"mailto:{facts.contact_email}"
@@ -1082,10 +1092,10 @@ def data_json(descriptor: Mapping, files: Sequence[Mapping], site_url: str, as_o
 def _org_download(descriptor: Mapping, f: Mapping, iris: _Iris) -> dict:
     return {
         "@type": "DataDownload",
-        "@id": iris.distribution(f["path"]),
+        "@id": iris.file_url(f) + "#distribuicao",
         "name": _file_title(descriptor, f),
         "description": _file_description(descriptor, f),
-        "contentUrl": iris.download(f["path"]),
+        "contentUrl": iris.file_url(f),
         "encodingFormat": f["mediatype"],
         "contentSize": f"{f['bytes']} B",
         "sha256": f["sha256"].lower(),
@@ -1162,9 +1172,9 @@ def schema_org(descriptor: Mapping, files: Sequence[Mapping], site_url: str, as_
     The ``@context`` is the string ``https://schema.org``, as Google expects; an offline JSON-LD parser
     cannot fetch it and should be given ``{"@vocab": "https://schema.org/"}`` in its place."""
     site = _site(site_url)
-    iris = _Iris(site)
-    files = _checked_files(descriptor, files)
     facts = _facts(facts)
+    iris = _Iris(site, facts.versions_url)
+    files = _checked_files(descriptor, files)
     if table is not None and table not in _tables(descriptor):
         raise KeyError(f"unknown table {table!r}")
     resource = None if table is None else _tables(descriptor)[table]

@@ -163,9 +163,10 @@ def _nesting(text: str) -> int:
     return deepest
 
 
-def _resources(descriptor, label: str) -> dict[str, str]:
+def _resources(descriptor, label: str, assets: str = "") -> dict[str, str]:
     """The previous descriptor's resources as {table: CSV file name}, each checked: a portal table name,
-    a plain CSV name inside the same folder, each table once."""
+    a plain CSV name inside the same folder (or, with ``assets``, a release's asset under that address:
+    ``<assets><versão>/<arquivo>.csv``, pipeline/publish/hosting.py), each table once."""
     def refuse(why: str):
         raise ChangesError(f"Descritor inválido em {label}: {why}.")
 
@@ -182,7 +183,7 @@ def _resources(descriptor, label: str) -> dict[str, str]:
         if not isinstance(name, str) or not _TABLE_NAME.match(name):
             refuse(f'o recurso {n} tem "name" {json.dumps(name, ensure_ascii=False)[:80]}: deve ser um nome de '
                    "tabela (minúsculas, dígitos e _)")
-        if not isinstance(path, str) or not _CSV_NAME.match(path):
+        if not isinstance(path, str) or not (_CSV_NAME.match(path) or _asset(path, assets)):
             refuse(f'o recurso {name} tem "path" {json.dumps(path, ensure_ascii=False)[:80]}: deve ser o nome de um '
                    "arquivo .csv da própria pasta (sem pastas, .. nem endereço)")
         if name in paths:
@@ -195,7 +196,17 @@ def _resources(descriptor, label: str) -> dict[str, str]:
     return paths
 
 
-def load_previous(where: str, streamed=frozenset()) -> Package:
+def _asset(path: str, assets: str) -> bool:
+    """Whether ``path`` is a CSV among a release's assets at ``assets`` (``<versoes-url>/download/``)."""
+    if not assets or not path.startswith(assets):
+        return False
+    version, _, name = path[len(assets):].partition("/")
+    from .release import version_name
+
+    return version_name(version) and bool(_CSV_NAME.match(name))
+
+
+def load_previous(where: str, streamed=frozenset(), assets: str = "") -> Package:
     """The release at ``where``: an ``http(s)://`` URL of a ``dados/`` folder, or a local folder holding
     ``datapackage.json`` (a ``dados/`` folder) or ``dados/datapackage.json`` (a site's root).
 
@@ -209,6 +220,8 @@ def load_previous(where: str, streamed=frozenset()) -> Package:
     base = where.rstrip("/") + "/" if remote else _local_folder(where)
 
     def read(path: str, limit: int) -> bytes:
+        if _asset(path, assets):  # served by the release only
+            return _fetch(path, limit)
         return _fetch(base + path, limit) if remote else _regular_file(base / path, limit)
 
     label = f"{base}datapackage.json" if remote else str(base / "datapackage.json")
@@ -223,10 +236,11 @@ def load_previous(where: str, streamed=frozenset()) -> Package:
         descriptor = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise ChangesError(f"Descritor inválido em {label}: {exc}") from None
-    paths = _resources(descriptor, label)
+    paths = _resources(descriptor, label, assets)
     tables = {name: _read_csv(read(path, MAX_TABLE_BYTES), f"{name} ({path}) de {where}")
               for name, path in paths.items() if name not in streamed}
-    files = {name: (base + path if remote else base / path) for name, path in paths.items() if name in streamed}
+    files = {name: (path if _asset(path, assets) else base + path if remote else base / path)
+             for name, path in paths.items() if name in streamed}
     for r in descriptor["resources"]:  # a key repeated in the previous release: said now, not mid-comparison
         if r["name"] in files:
             continue
@@ -659,11 +673,11 @@ def _version_of(folder: Path, descriptor: dict) -> str | None:
 
 
 def _name_of(source, version) -> str | None:
-    from .release import version_of
+    from .release import name_of
 
     try:
         data = source if isinstance(source, bytes) else Path(source).read_bytes()
-        return version_of(data, date.fromisoformat(version)) if isinstance(version, str) else None
+        return name_of(data, date.fromisoformat(version[:10])) if isinstance(version, str) else None
     except (OSError, ValueError):
         return None
 

@@ -30,18 +30,30 @@ __all__ = ["FICTIONAL_LABEL", "LICENSE", "PORTAL", "citation", "published_descri
            "write_json"]
 
 
-def citation(title: str, as_of: date, site_url: str = "", sources=(), version: str = "") -> str:
+def citation(title: str, as_of: date, site_url: str = "", sources=(), version: str = "", versions_url: str = "") -> str:
     """The suggested citation (ABNT-like): the portal, as the compiler; what; which release; the public
-    bodies whose data it is (each source's publisher, credited); where (the release's own folder,
-    ``/dados/versoes/<versão>/``, once its name is known: the descriptor cannot hold the name, which is its
-    own hash, so the pages cite it and the descriptor the date); when the reader accessed it; the licence."""
+    bodies whose data it is (each source's publisher, credited); where: the address that keeps this very
+    release (``version``, known before anything is written: release.input_version), the release of the
+    repository where every version is kept (``<versoes-url>/tag/<versão>``) or, without one, its folder
+    ``/dados/versoes/<versão>/`` on the site; when the reader accessed it; the licence."""
     publishers = list(dict.fromkeys(s["publisher"] for s in sources if s.get("publisher")))
     credit = f" Dados de: {'; '.join(publishers)}." if publishers else ""
     release = f"Versão {version or as_of.isoformat()}"
-    where = (f" Disponível em: <{site_url}/dados/{'versoes/' + version + '/' if version else ''}>."
-             f" Acesso em: [data do seu acesso].") if site_url else ""
+    address = kept_address(version, versions_url, site_url)
+    where = f" Disponível em: <{address}>. Acesso em: [data do seu acesso]." if address else ""
     return (f"{PORTAL}. {title}. {release}.{credit}{where} "
             f"Licença {LICENSE['title']} ({LICENSE['name']}).")
+
+
+def kept_address(version: str, versions_url: str = "", site_url: str = "") -> str:
+    """Where the release ``version`` is kept, at an address that lasts: its GitHub Release
+    (``<versoes-url>/tag/<versão>``), or its folder under the site's ``/dados/versoes/``; "" when neither
+    is known."""
+    if version and versions_url:
+        return f"{versions_url.rstrip('/')}/tag/{version}"
+    if site_url:
+        return f"{site_url}/dados/{'versoes/' + version + '/' if version else ''}"
+    return ""
 
 
 def sha256(path: Path) -> str:
@@ -61,7 +73,8 @@ def size_and_hash(path: Path) -> dict:
 def published_descriptor(schema: Schema, as_of: date, sources: list[dict] | None = None,
                          fictional: bool = False, site_url: str = "", *,
                          coverage: dict[str, list[str]] | None = None, unchecked: dict[str, list[str]] | None = None,
-                         unchecked_inconsistencies: dict[str, list[str]] | None = None) -> dict:
+                         unchecked_inconsistencies: dict[str, list[str]] | None = None,
+                         version: str = "", versions_url: str = "") -> dict:
     """Each published table with its fields; derived fields are marked ``"derived": true`` and the
     source tables end with the ``fonte`` of each row. ``sources`` are the build's sources (entries of
     ``sources``); a build with a fictional source says so in the package's and every table's title.
@@ -131,13 +144,14 @@ def published_descriptor(schema: Schema, as_of: date, sources: list[dict] | None
         "title": mark + src["title"],
         "description": description,
         "version": as_of.isoformat(),
+        **({"x-versao": version} if version else {}),
         "keywords": ["transporte rodoviário", "ônibus", "Decreto 952/1993", "outorgas", "tarifas"],
         "licenses": [LICENSE],
         "sources": copy.deepcopy(sources or []),
         "x-ficticio": fictional,
         "x-data-de-referencia": as_of.isoformat(),
         "x-data-de-referencia-descricao": AS_OF_MEANING,
-        "x-citacao": citation(mark + src["title"], as_of, site_url, sources or []),
+        "x-citacao": citation(mark + src["title"], as_of, site_url, sources or [], version, versions_url),
         "resources": resources,
     }
 

@@ -99,6 +99,55 @@ def version_date(name: str) -> date | None:
         return None
 
 
+# what the portal's code is: every file whose change can change a byte of what it publishes
+_CODE = ("pipeline", "theme", "content", "datasets/datapackage.json", "pelican.conf.py", "requirements.lock")
+
+
+def input_version(as_of: date, folders, settings: dict) -> str:
+    """A release's version name, known before anything is written, so that every file can cite the address
+    where this release is kept (``<versoes-url>/tag/<versão>``): the reference date and the first 12 hex
+    digits of the SHA-256 of what the build is made of: each source folder's files (names and bytes), the
+    settings that reach the output (``settings``) and the portal's own code (pipeline/, theme/, content/, the schemas, the pinned
+    dependencies). The build is reproducible, so one name is one package: the same input and ``--as-of``
+    give the same name and the same tables, and any other input another name. The change log against the
+    previous release is not part of it: a release built again keeps the name, and the copy kept first."""
+    from .. import PROJECT_ROOT
+
+    digest = hashlib.sha256()
+
+    def feed(label: str, path: Path) -> None:
+        digest.update(f"{label}\0{path.stat().st_size}\0".encode())
+        with open(path, "rb") as fh:
+            while chunk := fh.read(1 << 20):
+                digest.update(chunk)
+
+    digest.update(json.dumps({"as_of": as_of.isoformat(), **settings}, sort_keys=True, default=str).encode())
+    for n, folder in enumerate(folders):
+        folder = Path(folder)
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
+            feed(f"fonte{n}/{path.relative_to(folder).as_posix()}", path)
+    for part in _CODE:
+        root = PROJECT_ROOT / part
+        paths = [root] if root.is_file() else sorted(
+            p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
+        for path in paths:
+            feed(path.relative_to(PROJECT_ROOT).as_posix(), path)
+    return f"{as_of.isoformat()}-{digest.hexdigest()[:CODE_DIGITS]}"
+
+
+def name_of(descriptor_bytes: bytes, as_of: date) -> str:
+    """The version name of the release whose ``datapackage.json`` is ``descriptor_bytes``: the one it states
+    (``x-versao``, :func:`input_version`), or for a release published before descriptors stated it, the
+    name :func:`version_of` gives."""
+    try:
+        stated = json.loads(descriptor_bytes.decode("utf-8")).get("x-versao")
+    except (ValueError, UnicodeDecodeError, AttributeError, RecursionError):
+        stated = None
+    if isinstance(stated, str) and version_name(stated):
+        return stated
+    return version_of(descriptor_bytes, as_of)
+
+
 def version_of(descriptor_bytes: bytes, as_of: date) -> str:
     """A release's version name: its reference date and the first 12 hex digits of the SHA-256 of its
     ``datapackage.json`` (which states each CSV's size and SHA-256, so that the code changes whenever a
@@ -176,7 +225,7 @@ def keep_version(out: Path, as_of: date, previous: Path | None = None, listed: l
     versions = out / VERSIONS
     versions.mkdir(exist_ok=True)
     descriptor = (out / "datapackage.json").read_bytes()
-    name = version_of(descriptor, as_of)
+    name = name_of(descriptor, as_of)
     earlier = previous / VERSIONS if previous is not None else None
     if earlier is not None and earlier.is_dir() and not earlier.is_symlink():
         with os.scandir(earlier) as entries:
@@ -226,3 +275,137 @@ def stamp(folder: Path, as_of: date, made: Path | None = None) -> None:
             continue
         if path.is_file() and not path.is_symlink():
             os.utime(path, (moment, moment))
+
+
+# --- the release kept as a GitHub Release (--pasta-release, --versoes-url: pipeline/publish/hosting.py) ---
+
+INDEX = "versoes.json"  # beside /dados/: every release kept as a GitHub Release, newest first
+_MAX_INDEX_BYTES = 8 * 2**20
+_INDEX_ENTRIES = 5000
+
+
+def reports(out: Path) -> list[dict]:
+    """Each source's ingest report published under ``fontes/`` (pipeline/publish), as a file of the release."""
+    found = []
+    for path in sorted((out / "fontes").glob("*/*.json")) if (out / "fontes").is_dir() else []:
+        if path.is_file() and not path.is_symlink():
+            found.append({"tabela": None, "path": path.relative_to(out).as_posix(), "formato": "JSON",
+                          "mediatype": "application/json", "bytes": path.stat().st_size, "sha256": sha256(path)})
+    return found
+
+
+def write_assets(out: Path, listed: list[dict], assets: Path, extra: tuple[str, ...] = ("mudancas.json",)) -> list[dict]:
+    """Every file of ``listed`` (and ``extra``, when written) into ``assets`` under its asset name (flat:
+    ``hosting.asset_name``), as hard links where the file system allows, and ``SHA256SUMS`` of them all
+    (``sha256sum -c SHA256SUMS`` in a folder with the release's files downloaded). Returns the assets."""
+    from .hosting import asset_name
+
+    written = list(listed)
+    for name in extra:
+        if (out / name).is_file():
+            written.append({"tabela": None, "path": name, "bytes": (out / name).stat().st_size,
+                            "sha256": sha256(out / name)})
+    for f in written:
+        _link_or_copy(out / f["path"], assets / asset_name(f["path"]))
+    lines = sorted(f"{f['sha256']}  {asset_name(f['path'])}\n" for f in written)
+    (assets / CHECKSUMS).write_text("".join(sorted(lines, key=lambda line: line.split("  ", 1)[1])), encoding="utf-8")
+    return written
+
+
+def hosted(descriptor: dict, placement) -> dict:
+    """The descriptor published on the site: each table whose CSV is served by the release only has the
+    CSV's durable address there as its ``path`` (Data Package v2 allows a URL); the rest as written. An
+    ingest report kept off the site is named by its address there already (pipeline/publish)."""
+    import copy
+
+    out = copy.deepcopy(descriptor)
+    for r in out["resources"]:
+        if r["path"] in placement.off_pages:
+            r["path"] = placement.url(r["path"])
+    return out
+
+
+def index_entry(version: str, as_of: date, descriptor: dict, assets: list[dict]) -> dict:
+    """This release in ``versoes.json``: what the catalogues state of a kept release (catalog.kept_versions),
+    the files named as assets (their addresses are made from ``--versoes-url`` when read)."""
+    from .hosting import asset_name
+
+    named = {asset_name(f["path"]): f for f in assets}
+    files = [{"nome": n, "bytes": named[n]["bytes"], "sha256": named[n]["sha256"]}
+             for n in ("pacote-completo.zip", "datapackage.json") if n in named]
+    return {"versao": version, "data": as_of.isoformat(), "titulo": descriptor.get("title", ""),
+            "ficticio": bool(descriptor.get("x-ficticio")), "licenses": descriptor.get("licenses", []),
+            "sources": [{k: v for k, v in s.items() if k != "x-relatorio-de-ingestao"} for s in descriptor.get("sources", [])],
+            "hashes": {r["name"]: r["hash"].removeprefix("sha256:") for r in descriptor["resources"] if "hash" in r},
+            "arquivos": files}
+
+
+_ASSET_FILES = {"pacote-completo.zip": ("ZIP", "application/zip"),
+                "datapackage.json": ("JSON (Frictionless Data Package)", "application/json")}
+
+
+def read_index(where: str) -> list[dict]:
+    """The kept releases listed by the previous site's ``dados/versoes.json`` (``--anterior``, a folder or
+    an http(s) URL); [] when it has none (a site published before releases were kept this way). The file
+    comes from outside and is read with care: bounded, and an entry that is not of the shape
+    :func:`index_entry` writes is left out; no address is taken from it (they are made again from
+    ``--versoes-url``)."""
+    if not where:
+        return []
+    from .changes import ChangesError, _fetch, _regular_file
+
+    try:
+        if where.startswith(("http://", "https://")):
+            raw = _fetch(where.rstrip("/") + "/" + INDEX, _MAX_INDEX_BYTES)
+        else:
+            folder = Path(where)
+            folder = folder / "dados" if (folder / "dados").is_dir() else folder
+            if not (folder / INDEX).exists():
+                return []
+            raw = _regular_file(folder / INDEX, _MAX_INDEX_BYTES)
+        loaded = json.loads(raw.decode("utf-8"))
+    except (ChangesError, ValueError, UnicodeDecodeError, RecursionError):
+        return []
+    entries = loaded.get("versoes") if isinstance(loaded, dict) else None
+    return [e for e in (entries or [])[:_INDEX_ENTRIES] if _entry_shape(e)]
+
+
+def _entry_shape(e) -> bool:
+    if not isinstance(e, dict) or not isinstance(e.get("versao"), str) or not version_name(e["versao"]):
+        return False
+    if e.get("data") != str(version_date(e["versao"])) or not isinstance(e.get("titulo"), str):
+        return False
+    files = e.get("arquivos")
+    return isinstance(files, list) and all(
+        isinstance(f, dict) and f.get("nome") in _ASSET_FILES and isinstance(f.get("bytes"), int) and f["bytes"] >= 0
+        and isinstance(f.get("sha256"), str) and re.fullmatch(r"[0-9a-f]{64}", f["sha256"]) for f in files) \
+        and isinstance(e.get("hashes", {}), dict) and isinstance(e.get("sources", []), list) \
+        and isinstance(e.get("licenses", []), list)
+
+
+def merged_index(earlier: list[dict], entry: dict) -> list[dict]:
+    """The kept releases with this one, newest first (by date, then the later written first); a release
+    of the same name is kept as it was first listed."""
+    names = {e["versao"] for e in earlier}
+    entries = ([entry] if entry["versao"] not in names else []) + earlier
+    return sorted(entries, key=lambda e: e["data"], reverse=True)
+
+
+def write_index(out: Path, entries: list[dict]) -> None:
+    (out / INDEX).write_text(json.dumps({"versoes": entries}, ensure_ascii=False, separators=(",", ":")) + "\n",
+                             encoding="utf-8")
+
+
+def described(entry: dict, versions_url: str) -> dict:
+    """A kept release of the index as the catalogues describe one (catalog.kept_versions's shape), its files
+    at their addresses in the release ``<versoes-url>/download/<versão>/``."""
+    base = f"{versions_url.rstrip('/')}/download/{entry['versao']}/"
+    return {"versao": entry["versao"], "data": entry["data"], "titulo": entry["titulo"],
+            "ficticio": bool(entry.get("ficticio")),
+            "licenses": [x for x in entry.get("licenses", []) if isinstance(x, dict)],
+            "sources": [x for x in entry.get("sources", []) if isinstance(x, dict)],
+            "hashes": {k: v for k, v in entry.get("hashes", {}).items()
+                       if isinstance(k, str) and isinstance(v, str) and re.fullmatch(r"[0-9a-f]{64}", v)},
+            "arquivos": [{"tabela": None, "path": f"versoes/{entry['versao']}/{f['nome']}", "url": base + f["nome"],
+                          "formato": _ASSET_FILES[f["nome"]][0], "mediatype": _ASSET_FILES[f["nome"]][1],
+                          "bytes": f["bytes"], "sha256": f["sha256"]} for f in entry["arquivos"]]}

@@ -46,12 +46,15 @@ def _wrapped(items: list[str], indent: str, width: int = _PYTHON_WIDTH) -> str:
     return ("\n" + indent).join(lines)
 
 
-def snippets(table: str, schema: dict, base: str = "") -> dict[str, str]:
+def snippets(table: str, schema: dict, base: str = "", addresses: dict[str, str] | None = None) -> dict[str, str]:
     """The snippets for ``table`` (its published resource, or its ``schema``), reading its files at
     ``base`` (the address of ``/dados/``, ending in "/": ``https://exemplo.github.io/portal/dados/``; "" for
-    files in the working folder). Each assigns the table to a variable named after it."""
+    files in the working folder), or at the address ``addresses`` gives a file served elsewhere (a
+    release's asset, pipeline/publish/hosting.py). Each assigns the table to a variable named after it."""
     texts = text_columns(schema)
-    csv_path, json_path, xlsx_path = (f"{base}{table}.{ext}" for ext in ("csv", "json", "xlsx"))
+    addresses = addresses or {}
+    csv_path, json_path, xlsx_path, parquet_path = (addresses.get(f"{table}.{ext}") or f"{base}{table}.{ext}"
+                                                    for ext in ("csv", "json", "xlsx", "parquet"))
     comment = "# as colunas de texto lidas como texto: CNPJs, prefixos e números mantêm os zeros à esquerda"
 
     def pandas(reader: str, path: str, names: list[str], *more: str) -> str:
@@ -112,6 +115,10 @@ def snippets(table: str, schema: dict, base: str = "") -> dict[str, str]:
         "r": r,
         "excel": excel,
         "pandas_json": pandas("read_json", json_path, texts),
+        # Parquet keeps the published types (text stays text): no list of columns to give, and read in seconds
+        "pandas_parquet": ("import pandas as pd\n\n"
+                           "# o Parquet guarda os tipos: CNPJs, prefixos e números já vêm como texto, com os zeros à esquerda\n"
+                           f"{table} = pd.read_parquet({_quoted(parquet_path)})\n"),
         "pandas_xlsx": pandas("read_excel", xlsx_path, headers, f"sheet_name={_quoted(table[:31])}",
                               "keep_default_na=False", 'na_values=[""]'),
     }

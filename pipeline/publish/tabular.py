@@ -243,9 +243,12 @@ class CsvFile(Appended):
 
 
 class JsonFile(Appended):
-    """A table's JSON array (:func:`write_json`), written a frame at a time like :class:`CsvFile`."""
+    """A table's JSON array (:func:`write_json`), written a frame at a time like :class:`CsvFile`; with
+    ``max_rows``, a table found to have more rows is not written at all (its file removed: such an array
+    does not serve, pipeline/publish/hosting.py)."""
 
-    def __init__(self, resource: dict, path: Path):
+    def __init__(self, resource: dict, path: Path, max_rows: int | None = None):
+        self.path, self.max_rows, self.rows = path, max_rows, 0
         self.encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
         self.fields = kinds(resource)
         self.template = "{" + ",".join(self.encode(n).replace("%", "%%") + ":%s" for n, _ in self.fields) + "}"
@@ -254,6 +257,13 @@ class JsonFile(Appended):
         self.first = True
 
     def add(self, df: pd.DataFrame, coded: Coded | None = None) -> None:
+        if self.fh.closed:
+            return
+        self.rows += len(df)
+        if self.max_rows is not None and self.rows > self.max_rows:
+            self.fh.close()
+            self.path.unlink()
+            return
         coded = coded or Coded(df)
         forms = [coded.forms(n, _encoded(cell_of(t), self.encode)) for n, t in self.fields]
         for start, stop in coded.spans():
@@ -263,6 +273,8 @@ class JsonFile(Appended):
                 self.first = False
 
     def close(self, complete: bool = True) -> None:
+        if self.fh.closed:
+            return
         try:
             if complete:
                 self.fh.write("\n]\n")

@@ -19,7 +19,7 @@ from ..kinds import RECORD_KINDS as DECLARED_KINDS
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import SUMMARIES
-from ..publish import formats, spreadsheet
+from ..publish import formats, formats_note, hosting, spreadsheet
 from ..publish.provenance import Provenance
 from ..publish.snippets import snippets
 from ..query import MAX_QUERY
@@ -101,6 +101,9 @@ def template_globals(data: SiteData) -> dict:
         "alternativos": alternates,
         # each table's download formats (pipeline/publish): no workbook for a table longer than a sheet
         "formatos_de": lambda name: formats(data.rows(name) if name in data.tables else 0),
+        # why a table lacks a format (pipeline/publish/hosting.py), "" when it has them all
+        "formatos_nota": lambda name: formats_note(data.rows(name) if name in data.tables else 0),
+        "limite_no_site": f"{hosting.ON_PAGES_MAX_BYTES // 2**20} MiB",
         "linhas_de_planilha": spreadsheet.MAX_ROWS,
         # the data dictionary in words (pipeline/dictionary.py)
         "tipo_em_palavras": dictionary.type_in_words,
@@ -200,6 +203,7 @@ class SectionsGenerator(PortalGenerator):
         # where a record page's facts come from, for its index.json (pipeline/publish/provenance.py)
         record = Provenance.from_descriptor(self.data.descriptor)
         tables = {k.name: k.table for k in DECLARED_KINDS}
+        elsewhere = {k.name: k.shown_elsewhere for k in DECLARED_KINDS}
 
         def render(items):
             for url, template, context in items:
@@ -211,7 +215,10 @@ class SectionsGenerator(PortalGenerator):
                     self.page(url, template, count=False, **context)
                     if template in RECORD_KINDS:  # the page's facts, for machines (rel="alternate"), whose
                         # links are full addresses (or carry the sub-path): read where the site is deployed
-                        facts = as_json(context[template])
+                        shown = context[template]
+                        if elsewhere[template]:  # rows that belong to another record's page (kinds.py)
+                            shown = {k: v for k, v in shown.items() if k not in elsewhere[template]}
+                        facts = as_json(shown, 1, context[template])
                         facts["proveniencia"] = record.for_record(tables[template], [context[template].get("fonte")])
                         facts = addressed(facts, self.settings.get("PORTAL_ADDRESS", ""))
                         (root / url / "index.json").write_bytes(_json(facts))
@@ -309,7 +316,7 @@ class DataGenerator(PortalGenerator):
             address = self.settings.get("PORTAL_ADDRESS", "")
             base = f"{address}/dados/" if address.startswith("http") else ""
             self.page(path, "tabela", pacote=pacote, recurso=r, release=release,
-                      exemplos=_examples(self.data.head(r["name"]), r), trechos=snippets(r["name"], r, base),
+                      exemplos=_examples(self.data.head(r["name"]), r), trechos=snippets(r["name"], r, base, release["enderecos"] if release else None),
                       trechos_locais=not base, count=count)
             written.append(path)
         self.page(urls.CHANGES, "mudancas", pacote=pacote, release=release, count=count,
