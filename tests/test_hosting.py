@@ -195,7 +195,7 @@ def test_a_site_over_pages_limit_is_not_published(tmp_path, monkeypatch):
     with pytest.raises(BuildError) as caught:
         _build(tmp_path, "site")
     message = str(caught.value)
-    assert "acima do limite de 0 GB" in message or "acima do limite" in message
+    assert "MB no artefato do GitHub Pages, acima do limite de 1 MB" in message
     assert "maiores arquivos: " in message and "não foi publicado" in message
     assert (out / "index.html").read_text(encoding="utf-8") == "o site anterior"  # the last good site stays
 

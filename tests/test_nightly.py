@@ -355,3 +355,24 @@ def test_a_file_with_no_period_in_its_name_is_dated_by_last_modified(tmp_path):
         summary = run(load_config(config, out=tmp_path / "site", state=tmp_path / "estado", as_of=date(2026, 11, 29)))
     assert summary.published and summary.sources[0]["data"] == "2026-08-29"
     assert "29/08/2026" in page_text(tmp_path / "site" / "dados" / "index.html")
+
+
+def test_a_night_that_would_not_fit_github_pages_publishes_nothing_and_says_why(tmp_path, monkeypatch):
+    """Issue 31: the site is measured as GitHub Pages takes it before anything is published; over the limit
+    the summary names the cause and the largest files, and the live site stays as it was. Within it, the
+    night's release is written beside the site (output-release/) and the summary says for which version."""
+    from pipeline.publish import hosting
+
+    releases = "https://github.com/exemplo/portal/releases"
+    with catalogue() as site:
+        summary = run(job(tmp_path, site, site_url="https://exemplo.github.io/portal", versions_url=releases))
+        assert summary.published and (tmp_path / "site-release" / "SHA256SUMS").is_file()
+        version = json.loads((tmp_path / "site" / "dados" / "datapackage.json").read_text(encoding="utf-8"))["x-versao"]
+        text = summary.markdown(date(2026, 11, 29))
+        assert "## Hospedagem" in text and f"para a release {version}" in text
+        before = (tmp_path / "site" / "index.html").read_bytes()
+        monkeypatch.setattr(hosting, "PAGES_LIMIT", 1_000_000)
+        with pytest.raises(NightlyError) as caught:
+            run(job(tmp_path, site, day=30, site_url="https://exemplo.github.io/portal", versions_url=releases))
+    assert "acima do limite de 1 MB" in str(caught.value) and "maiores arquivos:" in str(caught.value)
+    assert (tmp_path / "site" / "index.html").read_bytes() == before

@@ -7,8 +7,8 @@ the published ``datapackage.json`` give that address. Every download, small or b
 release, so that the release alone is the whole package at its durable address.
 
 A format that does not serve a table at its size is not made for it: no JSON array of more than
-:data:`JSON_MAX_ROWS` rows (``pandas.read_json`` read the 1,574,016 tickets of a year in 27 s and 5.2 GB;
-the same table as Parquet in 2 s), no workbook of more rows than a sheet holds (``spreadsheet.MAX_ROWS``).
+:data:`JSON_MAX_ROWS` rows (a reader loads the whole array into memory before the first row; the README's
+bench section has the figures), no workbook of more rows than a sheet holds (``spreadsheet.MAX_ROWS``).
 """
 
 from __future__ import annotations
@@ -90,12 +90,12 @@ def check(site: Path, assets: Path | None, strict: bool = True) -> tuple[int, li
     total = artifact_bytes(site)
     if total > PAGES_LIMIT and not strict:
         return total, [f"o site tem {total / 1e6:,.0f} MB: não caberia no GitHub Pages (limite de "
-                       f"{PAGES_LIMIT / 1e9:.0f} GB); publique-o com --pasta-release e --versoes-url"]
+                       f"{PAGES_LIMIT / 1e6:,.0f} MB); publique-o com --pasta-release e --versoes-url"]
     if total > PAGES_LIMIT:
         largest = sorted(((p.stat().st_size, p) for p in site.rglob("*") if p.is_file()), reverse=True)[:5]
         named = ", ".join(f"{p.relative_to(site)} ({s / 1e6:,.0f} MB)" for s, p in largest)
         raise HostingError(f"o site teria {total / 1e6:,.0f} MB no artefato do GitHub Pages, acima do limite de "
-                           f"{PAGES_LIMIT / 1e9:.0f} GB: não foi publicado (maiores arquivos: {named})")
+                           f"{PAGES_LIMIT / 1e6:,.0f} MB: não foi publicado (maiores arquivos: {named})")
     if assets is not None and assets.is_dir():
         for asset in sorted(assets.iterdir()):
             if asset.is_file() and asset.stat().st_size >= ASSET_LIMIT:
@@ -104,5 +104,5 @@ def check(site: Path, assets: Path | None, strict: bool = True) -> tuple[int, li
     warnings = []
     if total > PAGES_BUDGET:
         warnings.append(f"o site tem {total / 1e6:,.0f} MB no artefato do GitHub Pages, acima do orçamento de "
-                        f"{PAGES_BUDGET / 1e6:,.0f} MB (o limite é {PAGES_LIMIT / 1e9:.0f} GB)")
+                        f"{PAGES_BUDGET / 1e6:,.0f} MB (o limite é {PAGES_LIMIT / 1e6:,.0f} MB)")
     return total, warnings

@@ -103,7 +103,7 @@ def template_globals(data: SiteData) -> dict:
         "formatos_de": lambda name: formats(data.rows(name) if name in data.tables else 0),
         # why a table lacks a format (pipeline/publish/hosting.py), "" when it has them all
         "formatos_nota": lambda name: formats_note(data.rows(name) if name in data.tables else 0),
-        "limite_no_site": f"{hosting.ON_PAGES_MAX_BYTES // 2**20} MiB",
+        "limite_no_site": hosting.ON_PAGES_MAX_BYTES,  # shown with the filter tamanho
         "linhas_de_planilha": spreadsheet.MAX_ROWS,
         # the data dictionary in words (pipeline/dictionary.py)
         "tipo_em_palavras": dictionary.type_in_words,
