@@ -156,12 +156,20 @@ def test_child_answers_agree_with_the_python(example):
     assert ("viajaria sem pagar" in example["resposta"]) is example["gratis"]
 
 
-def test_the_script_refuses_with_the_same_messages():
-    """calculadoras.js carries a copy of passageiros.MESSAGES: the same keys, the same words."""
+def test_the_page_hands_the_script_the_rules_messages_and_grammar(site):
+    """calculadoras.js keeps no copy of passageiros.MESSAGES nor of its number grammar: it reads them from the
+    page, which renders them from passageiros.BROWSER (the browser tests then type the worked examples)."""
+    import html as htmllib
+    import json
+
     script = SCRIPT.read_text(encoding="utf-8")
-    block = re.search(r"var MESSAGES = \{.*?\n  \};", script, re.S)[0]
-    in_js = dict(re.findall(r'^\s+(\w+): "(.*)",?$', block, re.M))
-    assert in_js == p.MESSAGES
+    assert "Informe" not in script and "[0-9]{1,3}" not in script
+    page = (site / "direitos" / "index.html").read_text(encoding="utf-8")
+    section = re.search(r'<section[^>]*class="calculadoras"[^>]*>', page)[0]
+    attrs = {k: htmllib.unescape(v) for k, v in re.findall(r'(data-[\w-]+)="([^"]*)"', section)}
+    assert json.loads(attrs["data-mensagens"]) == p.MESSAGES
+    assert re.compile(attrs["data-numero"]).pattern == p._NUMBER.pattern
+    assert attrs["data-ponto-decimal"] == p._DOT_DECIMAL.pattern and attrs["data-idade"] == p._AGE.pattern
 
 
 def test_rights_page_labels_the_calculators_as_the_1993_rules(site):

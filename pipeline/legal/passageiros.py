@@ -107,9 +107,13 @@ MESSAGES = {
     "aviso_depois": "O aviso é depois da partida: o art. 64 tratava de quem avisava antes dela.",
 }
 
-# A number as written in Brazil: thousands grouped by dots (or not grouped), decimals after a comma.
+# A number as written in Brazil: thousands grouped by dots (or not grouped), decimals after a comma. The
+# patterns are written so that Python's and JavaScript's regular expressions read them alike: the page
+# hands them to calculadoras.js (BROWSER).
 _NUMBER = re.compile(r"([0-9]{1,3}(?:\.[0-9]{3})+|[0-9]+)(?:,([0-9]+))?")
 _DOT_DECIMAL = re.compile(r"[0-9]+\.[0-9]{1,2}")  # "120.50": a decimal point, never a thousands dot
+# what the calculators' script reads from the page (theme/templates/_calculadoras.html): one rule, two sides
+
 
 
 def _number(body: str, places: int, refuse, precision_key: str, dot_key: str) -> Decimal:
@@ -166,6 +170,10 @@ def parse_kg(typed: str, where: str) -> Decimal:
 
 
 _AGE = re.compile(r"([0-9]{1,3})(?:\s*anos?)?", re.I)
+# what the calculators' script reads from the page (theme/templates/_calculadoras.html): one rule, two sides
+# (the age is matched ignoring case on both)
+BROWSER = {"mensagens": MESSAGES, "numero": _NUMBER.pattern, "ponto_decimal": _DOT_DECIMAL.pattern,
+           "idade": _AGE.pattern}
 
 
 def parse_age(typed: str) -> int:

@@ -18,12 +18,13 @@ from ..identifiers import slugify
 from ..kinds import RECORD_KINDS as DECLARED_KINDS
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
+from ..legal.passageiros import BROWSER as CALCULATORS
 from ..legal.passageiros import SUMMARIES
 from ..publish import formats, formats_note, hosting, spreadsheet
 from ..publish.provenance import Provenance
 from ..publish.snippets import snippets
 from ..query import MAX_QUERY
-from . import charts, datafiles, feeds, identifiers, names, timetable, urls, verification
+from . import charts, datafiles, feeds, identifiers, names, notices, timetable, urls, verification
 from .context import SiteData
 from .filters import FILTERS
 from .indexes import index_pages
@@ -86,6 +87,7 @@ def template_globals(data: SiteData) -> dict:
         "grafico_bilhetes": charts.tickets_svg,
         "rotulo": lambda table, field, value: label(data.schema, table, field, value),
         "lei": legal_numbers(),
+        "calculadoras": CALCULATORS,  # the calculators' messages and number grammar (legal/passageiros.py)
         "cobertura": data.coverage,
         "revogacao": REVOCATION,
         "MAX_CONSULTA": MAX_QUERY,  # also in pelican.conf.py JINJA_GLOBALS, for the hand-written pages
@@ -263,7 +265,7 @@ class VerificationGenerator(PortalGenerator):
     written with the pages (pipeline/site/datafiles.py)."""
 
     def generate_output(self, writer):
-        self.page("verificar/", "verificar", digitos=verification.CODE_DIGITS)
+        self.page("verificar/", "verificar", digitos=verification.CODE_DIGITS, mensagens=verification.MESSAGES)
 
 
 class NotFoundGenerator(PortalGenerator):
@@ -301,7 +303,8 @@ class DataGenerator(PortalGenerator):
         if late is not None:
             late.append(lambda release: self.data_pages(release, count=False))
         self.page("dados/qualidade/", "qualidade", relatorio=self.data.report)
-        self.page("busca/", "busca", autos_digitos=self.data.notice_digits, chaves_nomes=names.shard_keys(self.data),
+        self.page("busca/", "busca", autos_digitos=self.data.notice_digits, autos_campos=notices.FIELDS,
+                  chaves_nomes=names.shard_keys(self.data),
                   chaves_ids=sorted(identifiers.shards(self.data)))
 
     def data_pages(self, release: dict | None, count: bool = True) -> list[str]:

@@ -2,8 +2,9 @@
 clause of art. 78, situação, deadlines) without a page per notice: the notices are written to
 ``/busca/autos/<last characters of the number>.json``, as many characters as keep a file to about 100
 notices (:func:`suffix_length`: 4 at the national scale's 500,000 notices, some 20 KB a file). The
-search page (``tema/js/busca.js``) reads the length from its form (``data-autos-digitos``) and the
-number as :func:`~pipeline.site.identifiers.key` reduces it.
+search page (``theme/static/js/busca.js``) reads the length from its form (``data-autos-digitos``), the
+names of a row's cells (``data-autos-campos``: :data:`FIELDS`) and the number as
+:func:`~pipeline.site.identifiers.key` reduces it.
 
 Each file maps the reduced number to one row, in the order of :data:`FIELDS` (compact: half a million
 of them at national scale). The rows are made column by column, each distinct value labelled once."""
@@ -22,7 +23,7 @@ from .filters import clausula_url
 from .identifiers import key
 
 PER_FILE = 100
-# the row of a notice in its file, in this order (busca.js reads it so)
+# the row of a notice in its file, in this order (the search page hands the names to busca.js)
 FIELDS = ["numero", "transportadora", "transportadora_url", "linha", "linha_url", "data_hora", "local",
           "enquadramento", "enquadramento_url", "grupo", "penalidade", "valor", "situacao", "prazo_defesa",
           "prazo_recurso"]

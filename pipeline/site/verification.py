@@ -13,8 +13,16 @@ from __future__ import annotations
 import hashlib
 
 CODE_DIGITS = 12
+# what /verificar/ answers, said once: the page hands them to its script (data-mensagens, verificar.js)
+_EXAMPLE = "-".join("1A2B3C4D5E6F7A8B9C0D"[k:k + 4] for k in range(0, CODE_DIGITS, 4))
+MESSAGES = {
+    "tamanho": f"O código tem {CODE_DIGITS} dígitos (0 a 9 e A a F), por exemplo {_EXAMPLE}.",
+    "valido": "Código válido: pertence ao registro",
+    "nao_encontrado": "Código não encontrado nos dados desta data: confira a digitação, ou a data impressa na cópia.",
+    "falha": "Não foi possível consultar os códigos",
+}
 # The tables whose records carry a code: with none of their rows in a build, /verificar/ says that no act
-# of its sources has a code, instead of inviting to check the typing (issue 25)
+# of its sources has a code, instead of inviting to check the typing
 TABLES = ("outorgas", "caducidades")
 
 

@@ -108,11 +108,11 @@
       li.appendChild(el("p", url, { "class": "url" }));
     }
 
-    // a notice's row, in the order of pipeline/site/notices.py FIELDS
+    // a notice's row, its cells named by the form's data-autos-campos (pipeline/site/notices.py FIELDS)
+    var noticeFields = JSON.parse(form.getAttribute("data-autos-campos") || "[]");
     function showNotice(r) {
-      var n = { numero: r[0], transportadora: r[1], transportadora_url: r[2], linha: r[3], linha_url: r[4],
-                data_hora: r[5], local: r[6], enquadramento: r[7], enquadramento_url: r[8], grupo: r[9],
-                penalidade: r[10], valor: r[11], situacao: r[12], prazo_defesa: r[13], prazo_recurso: r[14] };
+      var n = {};
+      noticeFields.forEach(function (name, i) { n[name] = r[i]; });
       var section = noticeBox.appendChild(el("section", null, { "class": "auto", "aria-labelledby": "auto-titulo" }));
       section.appendChild(el("h2", "Auto de infração nº " + n.numero, { id: "auto-titulo" }));
       var dl = section.appendChild(el("dl", null, { "class": "ficha" }));

@@ -2,7 +2,7 @@
 // answer says "pelas regras de 1993" and cites its article. The decree's numbers come from the forms' data
 // attributes (rendered from pipeline/legal/passageiros.py through the global `lei`), never from this file.
 // This script is the browser's side of passageiros.py: it reads what is typed as parse_reais, parse_kg and
-// parse_age do, refuses with the same MESSAGES, and computes as excess_baggage_account does, exactly (BigInt
+// parse_age do, refuses with the same MESSAGES (handed over by the page), and computes as excess_baggage_account does, exactly (BigInt
 // centavos and grams), rounding the total to the centavo with half a centavo going up. The answers are
 // passageiros.WORKED_EXAMPLES word for word: tests/test_calculadoras.py types them into this page.
 // A result always matches the fields: editing or emptying a field clears it until the form is submitted.
@@ -11,21 +11,12 @@
 
   if (typeof BigInt !== "function") { return; }  // the page states every rule in words without the calculators
 
-  var MESSAGES = {  // passageiros.MESSAGES
-    reais: "Informe o preço da passagem convencional em reais, por exemplo 120,50 ou R$ 1.234,56: “{typed}” não é um valor em reais.",
-    reais_ponto: "Informe os centavos depois de uma vírgula: “{typed}” se escreve {fixed} (o ponto separa os milhares, como em 1.234,56).",
-    reais_centavos: "Informe o preço até os centavos, com no máximo dois dígitos depois da vírgula: “{typed}” tem mais.",
-    reais_positivo: "O preço da passagem convencional deve ser maior que zero.",
-    kg: "Informe o peso {where} em quilos, zero ou mais, por exemplo 32,5: “{typed}” não é um peso.",
-    kg_ponto: "Informe a fração do quilo depois de uma vírgula: “{typed}” se escreve {fixed}.",
-    kg_gramas: "Informe o peso {where} até os gramas, com no máximo três dígitos depois da vírgula: “{typed}” tem mais.",
-    kg_negativo: "O peso {where} não pode ser negativo.",
-    idade: "Informe a idade em anos completos (por exemplo 4).",
-    datas: "Informe a data e a hora da partida e do aviso.",
-    aviso_depois: "O aviso é depois da partida: o art. 64 tratava de quem avisava antes dela."
-  };
-  var NUMBER = /^([0-9]{1,3}(?:\.[0-9]{3})+|[0-9]+)(?:,([0-9]+))?$/;
-  var DOT_DECIMAL = /^[0-9]+\.[0-9]{1,2}$/;
+  // the refusals and the grammar of a number, as pipeline/legal/passageiros.py states them (BROWSER), from the page
+  var rules = document.querySelector("section.calculadoras");
+  if (!rules) { return; }
+  var MESSAGES = JSON.parse(rules.getAttribute("data-mensagens"));
+  var NUMBER = new RegExp("^(?:" + rules.getAttribute("data-numero") + ")$");
+  var DOT_DECIMAL = new RegExp("^(?:" + rules.getAttribute("data-ponto-decimal") + ")$");
   var ZERO = BigInt(0), THOUSAND = BigInt(1000), HALF_CENT = BigInt(500000), CENT = BigInt(1000000);
 
   function Refused(key, values) {
@@ -169,7 +160,7 @@
         "regras de 1993 (art. 64); depois disso, o decreto não garantia devolução nem remarcação."];
   });
 
-  var AGE = /^([0-9]{1,3})(?:\s*anos?)?$/i;
+  var AGE = new RegExp("^(?:" + rules.getAttribute("data-idade") + ")$", "i");
   setup("calc-crianca", function (form) {
     var m = AGE.exec(String(form.elements.idade.value).trim()), limit = Number(form.dataset.idade);
     if (!m || Number(m[1]) > 130) { throw new Refused("idade", {}); }

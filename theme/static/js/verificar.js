@@ -1,5 +1,6 @@
 // /verificar/: the code typed -> /verificar/<first two hex digits>.json -> the record's page (art. 12).
 // In a build with no act (data-sem-codigos on the form: why), no code can be found: the answer says why.
+// The code's length and every answer come from the page (data-digitos, data-mensagens: pipeline/site/verification.py).
 (function () {
   "use strict";
   window.addEventListener("DOMContentLoaded", function () {
@@ -20,18 +21,20 @@
       out.appendChild(p);
     }
     var none = form.getAttribute("data-sem-codigos");
+    var wanted = parseInt(form.getAttribute("data-digitos"), 10);
+    var said = JSON.parse(form.getAttribute("data-mensagens"));
     function check(typed) {
       if (none) { return say(none); }
       var digits = typed.toLowerCase().replace(/[^0-9a-f]/g, "");
-      if (digits.length !== 12) { return say("O código tem 12 dígitos (0 a 9 e A a F), por exemplo 1A2B-3C4D-5E6F."); }
+      if (digits.length !== wanted) { return say(said.tamanho); }
       fetch(base + "/verificar/" + digits.slice(0, 2) + ".json").then(function (resp) {
         if (resp.status === 404) { return {}; }
         if (!resp.ok) { throw new Error(resp.status); }
         return resp.json();
       }).then(function (codes) {
-        if (codes[digits]) { say("Código válido: pertence ao registro", codes[digits]); }
-        else { say("Código não encontrado nos dados desta data: confira a digitação, ou a data impressa na cópia."); }
-      }).catch(function (err) { say("Não foi possível consultar os códigos (" + err.message + ")."); });
+        if (codes[digits]) { say(said.valido, codes[digits]); }
+        else { say(said.nao_encontrado); }
+      }).catch(function (err) { say(said.falha + " (" + err.message + ")."); });
     }
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
