@@ -1,5 +1,8 @@
-"""Pelican settings of the portal: settings only. The build (``python -m pipeline build``) overrides
-OUTPUT_PATH and passes the data as PORTAL_DATA; nothing else is set anywhere else."""
+"""Pelican settings of the portal: settings only. The build (``python -m pipeline build``, pipeline/build.py
+``render``) overrides OUTPUT_PATH and DELETE_OUTPUT_DIRECTORY and adds the PORTAL_* settings: the data
+(PORTAL_DATA), the workers, the page count, the pages to render again, what Pagefind reads, the releases'
+address and the site's address (PORTAL_WORKERS, PORTAL_PAGES, PORTAL_LATE, PORTAL_SEARCH_PAGES,
+PORTAL_SEARCH_READS, PORTAL_VERSOES_URL, PORTAL_ADDRESS)."""
 
 from pathlib import Path
 
@@ -48,8 +51,8 @@ DELETE_OUTPUT_DIRECTORY = False
 SLUGIFY_SOURCE = "basename"
 
 # Every data cell is hostile text: autoescape everything (Pelican's default is off). A build reads each
-# template once: ``auto_reload`` off spares a stat of the template's file on every page (7 % of the
-# rendering at national scale, issue 11).
+# template once: ``auto_reload`` off spares a stat of the template's file on every page (a noticeable part
+# of the rendering at national scale).
 JINJA_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "autoescape": True, "extensions": [],
                      "auto_reload": False}
 

@@ -119,8 +119,8 @@ rendered again once the downloads are written (pipeline/site, ``DataGenerator``)
 def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
     """The whole build. The millions of objects each stage keeps to the end (rows, typed records, page
     contexts) are moved out of the cyclic garbage collector's sight once made (``gc.freeze``): otherwise
-    every later collection walks them all again, which cost a third of the validation's time at
-    national scale. Reference counting still frees them; they are handed back at the end.
+    every later collection walks them all again, a large share of the validation's time at national
+    scale. Reference counting still frees them; they are handed back at the end.
 
     Nothing is written before the settings' folders are checked (apart, and the portal's to replace);
     then the build holds the lock of its output folders (``folders.exclusive``: a second build into them

@@ -1,9 +1,11 @@
 """What a search query may be, for the browser's search boxes (their ``maxlength``, and busca.js cuts a
-longer ``?q=``) and for the command line (pipeline/index/whoosh.py refuses a longer one). Parsing a
-100,000-character query took Whoosh 81 s.
+longer ``?q=``) and for the command line (pipeline/index/whoosh.py refuses a longer one): Whoosh takes
+far too long to parse a very long query.
 
-:func:`run_search` is what ``python -m pipeline search`` prints from. This module imports nothing: the
-site's pages read :data:`MAX_QUERY`, and the command line starts with it (tests/test_cli_search.py)."""
+:func:`run_search` is what ``python -m pipeline search`` prints from. At load this module imports only
+:mod:`pathlib` (:func:`run_search` imports the search modules, Whoosh among them, when called): the site's
+pages read :data:`MAX_QUERY` without loading the search, and pipeline/index/whoosh.py takes
+:data:`MAX_QUERY` and :data:`QUERY_SECONDS` from here (tests/test_cli_search.py)."""
 
 from __future__ import annotations
 

@@ -40,7 +40,7 @@ HOSTILE = "<script>alert('x')</script>"
 
 
 def _result_link(page: Page, href: str):
-    """A search result's link (tema/js/busca.js)."""
+    """A search result's link (theme/static/js/busca.js)."""
     return page.locator(f'#resultados h2 a[href="{href}"]').first
 
 
@@ -111,8 +111,16 @@ def test_a_notice_number_shows_its_record(tab):
     assert tab.console_errors == []
 
 
+def test_every_page_has_a_search_box(site):
+    """Every HTML page the build writes carries the labelled search form of the header."""
+    pages = sorted(site.rglob("*.html"))
+    without = [str(p.relative_to(site)) for p in pages
+               if 'for="busca-topo-q" class="oculto">Buscar no portal</label>' not in p.read_text(encoding="utf-8")]
+    assert len(pages) > 50 and without == []
+
+
 @pytest.mark.slow
-def test_every_page_has_a_search_box(tab):
+def test_the_header_search_box_searches(tab):
     page = tab.page
     page.goto("/linhas/12-0140-00/")
     page.get_by_label("Buscar no portal").fill("caldas")
@@ -147,6 +155,11 @@ def test_the_obvious_record_comes_first_on_the_real_export(browser, real_url):
         page.context.close()
 
 
+def _pages_found(status: str) -> int:
+    """The count of pages the search status states ("1.234 páginas encontradas na busca por texto")."""
+    return int(re.search(r"([0-9.]+) páginas? encontradas? na busca por texto", status)[1].replace(".", ""))
+
+
 def _uf_filter_narrows_and_survives_a_reload(page: Page, query: str, uf: str) -> None:
     """``query``'s count changes when the UF filter is set, the filter is in the address, and a reload
     gives the same filter and the same count."""
@@ -156,10 +169,12 @@ def _uf_filter_narrows_and_survives_a_reload(page: Page, query: str, uf: str) ->
     everything = status.text_content()
     page.get_by_text("Filtrar resultados").click()  # the filters load when asked for
     page.get_by_label("UF").select_option(uf)
-    expect(status).not_to_have_text(everything)
-    expect(status).to_contain_text("encontrad")  # not the interim "Buscando…"
     expect(page).to_have_url(re.compile(f"uf={uf}"))
+    # the interim "Buscando…" differs from any count: wait for the new count, then compare the numbers
+    expect(status).not_to_have_text(everything)
+    expect(status).to_contain_text("na busca por texto")
     narrowed = status.text_content()
+    assert _pages_found(narrowed) < _pages_found(everything), (everything, narrowed)
     page.reload()
     expect(page.get_by_label("UF")).to_have_value(uf)
     expect(status).to_have_text(narrowed)

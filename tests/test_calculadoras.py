@@ -117,9 +117,17 @@ def test_baggage_answers_add_up_and_agree_with_the_python(example):
 
 
 def test_the_issue_example_shows_the_per_kilo_price_with_the_precision_used():
-    text = BAGGAGE[0]["resposta"]
-    assert "2 kg × R$ 0,6025 por quilo" in text and "= R$ 1,205" in text and text.endswith(": R$ 1,21.")
-    assert "R$ 0,60 por quilo" not in text
+    """The answer's figures are those art. 65 gives for the example (excess_baggage_account), the price per
+    kilo with every digit used (0,6025, not 0,60); the browser tests type the same example into the page."""
+    example = BAGGAGE[0]
+    account = p.excess_baggage_account(p.parse_reais(example["preco"]), p.parse_kg(example["bagageiro"], "no bagageiro"),
+                                       p.parse_kg(example["porta_embrulhos"], "no porta-embrulhos"))
+    m = re.search(r"Conta: ([0-9,]+) kg × R\$ ([0-9.,]+) por quilo \(0,5% de R\$ [0-9.,]+\) = R\$ ([0-9.,]+);"
+                  r".*: R\$ ([0-9.,]+)\.$", example["resposta"])
+    assert m, example["resposta"]
+    assert [from_br(g) for g in m.groups()] == [account["excesso_kg"], account["por_kg"], account["conta"],
+                                                  account["maximo"]]
+    assert m[2] == "0,6025" and m[4] == "1,21"
 
 
 def test_weights_are_subtracted_as_decimals_not_floats():

@@ -1,4 +1,4 @@
-"""``python -m pipeline search`` as its user sees it (issue 25): what it says when nothing matches and its exit
+"""``python -m pipeline search`` as its user sees it: what it says when nothing matches and its exit
 statuses, separators typed between places (``São Paulo - SP``), names that are not stemmed (``caiçara`` is not
 ``Caicó``), and a start that imports only what a search needs."""
 

@@ -21,7 +21,7 @@ def typed_frame(table: Table, source: SourceTable, known: dict[str, dict] | None
 
     ``known`` (field -> {text: typed value}) holds what validation already read of each text
     (:data:`pipeline.validate.screen.KEPT_TYPES`): a value found there is taken (a number as ``float``)
-    instead of parsed again, the largest part of this stage at national scale (issue 11). A text of an
+    instead of parsed again, the largest part of this stage at national scale. A text of an
     accepted row passed both Frictionless and the portal's grammar, so both read the same value;
     tests/test_differential.py compares the frames made either way."""
     df = source.frame()

@@ -92,7 +92,7 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
             in_background: bool = False, site_url: str = "", version: str = "", versions_url: str = "") -> Published:
     """Write every download into ``out``. With ``in_background`` the files are written by two forked
     processes while the caller goes on (the pages render meanwhile): one writes the workbook of the table
-    with the most rows (the infractions at national scale: 7 s of its own), the other everything else
+    with the most rows (the infractions at national scale, the longest file to write), the other everything else
     (CSV, JSON, Parquet, SQLite, the zip, the other workbooks). The descriptor, which the pages need, is
     made here first."""
     out.mkdir(parents=True, exist_ok=True)

@@ -1,9 +1,9 @@
 """Zip files with fixed timestamps and order, so that the same input gives the same bytes.
 
 The members are deflated by zlib-ng (:func:`member`), at the level zlib's default names (6): the same
-format, files within 0.5 % of zlib's size, in 45 % of the time for the package's CSVs and 75 % for a
-workbook's sheet (issue 11: the package's zip and the national infractions' workbook deflate 120 and
-430 MB). zlib-ng is pinned, so the same input still gives the same bytes.
+format and nearly zlib's sizes in markedly less time, which matters for the largest files deflated (the
+package's zip and the national infractions' workbook). zlib-ng is pinned, so the same input still gives
+the same bytes.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def _info(name: str) -> zipfile.ZipInfo:
 def write_zip(path: Path, members: list[Path], root: Path) -> None:
     """``members`` stored under their path relative to ``root``, in the given order."""
     with zipfile.ZipFile(path, "w") as zf:
-        for file in members:  # read a block at a time: a table read in batches is a gigabyte of CSV
+        for file in members:  # read a block at a time: a table read in batches makes a very large CSV
             info = _info(file.relative_to(root).as_posix())
             info.file_size = file.stat().st_size  # as write_member sets it: zip64 or not follows from it
             with open(file, "rb") as fh, member(zf, info) as handle:

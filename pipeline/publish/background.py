@@ -4,8 +4,8 @@ pickled. Its failure is reported to the build as a :class:`BackgroundError` with
 
 The processes run at a lower priority (``nice`` +:data:`NICENESS`): the pages, then Pagefind, which
 read them, are the build's longest path, and the downloads and the Whoosh index only have to be done by
-its end. With the same priority, the three processes writing beside the pages took a third of the
-page renderer's core as well (issue 11)."""
+its end. With the same priority, the three processes writing beside the pages took a large share of
+the page renderer's core as well."""
 
 from __future__ import annotations
 

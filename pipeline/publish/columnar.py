@@ -127,7 +127,7 @@ class ParquetFile(Appended):
 def restamp(path: Path, resource: dict, record: Provenance) -> None:
     """A table written in batches (pipeline/batches.py) has its Parquet file written before the release's
     provenance record is known: the same row groups are written again with the record in the file's
-    metadata (about 0.6 s per million rows), into a file beside it that then takes its place (a reader
+    metadata, into a file beside it that then takes its place (a reader
     holding the old file, the workbook's process, still reads it whole)."""
     schema = arrow_schema(resource, record)
     temp = path.with_name(f".{path.name}.proveniencia")

@@ -1,12 +1,12 @@
 """Each table as an XLSX workbook (Office Open XML SpreadsheetML, ECMA-376), made for a pt-BR Excel
 user and written directly.
 
-Why not a library: on the national infractions (500,000 rows, 14 columns) openpyxl took about 100 s,
-xlsxwriter in constant memory 38 s, pyexcelerate 27 s; the one fast library (a binding of the Rust
-writer, 4.5 s) stamps each file with the clock and is young. A workbook of values is a small fixed set
+Why not a library: on the national infractions the pure-Python writers (openpyxl, xlsxwriter in constant
+memory, pyexcelerate) were several times slower than this module, and the one fast library (a binding of
+the Rust writer) stamps each file with the clock and is young. A workbook of values is a small fixed set
 of XML parts; this module writes them column-wise: each column's cells are turned into XML once per
-distinct value, the rows are joined from those pieces, and the sheet is deflated in chunks (8 s for the
-national infractions, 4.7 times faster than xlsxwriter here). A reader sees what xlsxwriter gives:
+distinct value, the rows are joined from those pieces, and the sheet is deflated in chunks. A reader sees
+what xlsxwriter gives:
 
 - text stays text: an inline string (``t="inlineStr"``), which a spreadsheet never evaluates, so text
   that begins like a formula (``=``, ``+``, ``-``, ``@``) is written as it is, with no apostrophe (the

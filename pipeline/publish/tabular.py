@@ -78,7 +78,7 @@ def cell(value, field_type: str):
 
 def straight(field_type: str, slow, text, moment):
     """``slow(·, field_type)``, with the common values taken straight, without asking each what it is
-    (the writers convert some 1.5 million distinct values of the national infractions, issue 11): a
+    (the writers convert a great many distinct values of the national infractions): a
     ``str`` of a text column by ``text``, a ``datetime`` of a date-time column or a ``date`` of a date
     column by ``moment``. ``text`` and ``moment`` must give what ``slow`` gives for those values."""
     kind = {"datetime": datetime, "date": date}.get(field_type)
@@ -130,7 +130,7 @@ class Coded:
     converted once, and takes them a span of rows at a time, gathered by those numbers (numpy). The
     CSV, JSON, SQLite and XLSX writers of a table share one (but the largest table's workbook, written
     by another process), so each column is numbered once rather than once per writer and per chunk
-    of rows (issue 11); a writer called alone makes its own. Values equal for
+    of rows; a writer called alone makes its own. Values equal for
     Python (1 and 1.0) share a number and a form."""
 
     def __init__(self, df: pd.DataFrame):
@@ -201,7 +201,7 @@ def write_csv(df: pd.DataFrame, resource: dict, path: Path, coded: Coded | None 
 
 def write_json(df: pd.DataFrame, resource: dict, path: Path, coded: Coded | None = None) -> None:
     """A JSON array, one compact record per line: written as it is made, valid JSON, and still readable
-    line by line (500,000 infractions no longer become one string of a quarter of a gigabyte). Each
+    line by line (the national infractions no longer become one huge string). Each
     distinct value is encoded once and each record is filled into a template of its keys."""
     with JsonFile(resource, path) as out:
         out.add(df, coded)

@@ -147,7 +147,7 @@ class PortalGenerator(Generator):
 
         The page is rendered and written here rather than by Pelican's ``Writer.write_file``, which per
         page copies the whole context again, logs, sends a signal and checks for overwritten files: at
-        national scale that cost a fifth of the page stage (issue 11). Pelican still reads the settings,
+        national scale that was one of the costliest parts of the page stage. Pelican still reads the settings,
         sets up Jinja2 with the theme, runs the generators and copies the theme's static files. URLs
         are the contract's, from validated slugs (pipeline/validate/checks.py, rule ``slug``)."""
         context = dict(self.context, data=self.data, as_of=self.data.as_of, page_url="/" + url,
@@ -255,7 +255,7 @@ class LawGenerator(PortalGenerator):
 def _json(value) -> bytes:
     """The JSON files beside the pages, compact UTF-8: the bytes ``json.dumps(value, ensure_ascii=False,
     separators=(",", ":"))`` gives (but for numbers under 0.0001, written ``1e-7`` for ``1e-07``), from
-    orjson in a fraction of the time (issue 11); tests/test_open_data.py compares the two."""
+    orjson in a fraction of the time; tests/test_open_data.py compares the two."""
     return orjson.dumps(value) + b"\n"
 
 

@@ -119,7 +119,7 @@ def tickets_by_pair(sums) -> dict[tuple[str, str], MonthlyTickets]:
     sums (derive/tickets.py, made as the ``bilhetes`` table is read): all tickets, the paid ones, and the
     mean amount paid for a paid ticket (weighted by tickets). Each pair's months are made into records only
     when its page is rendered (:class:`MonthlyTickets`): eight years of them, held as records, were a
-    tenth of the page stage's memory."""
+    large share of the page stage's memory."""
     out: dict[tuple[str, str], MonthlyTickets] = {}
     if sums is None or not len(sums):
         return out
@@ -183,7 +183,7 @@ def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None 
         pairs = [((line["origem_municipio"], line["origem_uf"]), (line["destino_municipio"], line["destino_uf"]))]
         pairs += [((s["origem_municipio"], s["origem_uf"]), (s["destino_municipio"], s["destino_uf"]))
                   for s in line["secoes"]]
-        # the stops of its operational scheme, in order: A before B serves A -> B only (issue 23)
+        # the stops of its operational scheme, in order: A before B serves A -> B only
         by_stops = set(_stop_pairs(line.get("paradas") or ()))
         served = set(pairs)  # as terminals or a section's ends: both ways (looked up for each pair below)
         for a_src, b_src in dict.fromkeys(pairs + sorted(by_stops - served)):

@@ -1,6 +1,8 @@
 """What the pages show: the derived tables arranged per record, built once for all generators.
 
-The site never reads files of earlier stages: it takes the :class:`SiteData` the build hands over.
+The pages are made from the :class:`SiteData` the build hands over, not from files of earlier stages. The
+one exception is the feed of the releases' changes (pipeline/site/feeds.py ``write_changes``), which reads
+the kept releases' ``mudancas.json`` (written by the publish stage) and the published ``datapackage.json``.
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ from .record import Record
 
 # Infraction notices listed on a carrier's or a line's page (and in its JSON), the most recent first; the
 # page gives the full count per group and links to every notice in /dados/, and the search finds any
-# notice by its number. 50 made a line's page 35 KB, two thirds of it this list inside a collapsed
-# <details>, and was half of the page stage's rendering at national scale (issue 11).
+# notice by its number. A longer list made most of a line's page, inside a collapsed <details>, and was
+# the costliest part of the page stage's rendering at national scale.
 RECENT_INFRACTIONS = 20
 
 
@@ -40,8 +42,8 @@ def _linked(row: dict, kind: str, key: str, **more) -> Record:
 
 def _records(df: pd.DataFrame) -> list[Record]:
     """The rows as records, with the values ``DataFrame.to_dict("records")`` gives (numpy scalars as
-    Python's, datetimes as Timestamps), built from whole columns: three times faster than to_dict,
-    which boxes cell by cell (a second of the page stage at national scale)."""
+    Python's, datetimes as Timestamps), built from whole columns: much faster than to_dict, which
+    boxes cell by cell (a noticeable part of the page stage at national scale)."""
     names = list(df.columns)
     columns = [df[name].tolist() for name in names]
     return [Record(zip(names, values)) for values in zip(*columns)]
@@ -51,7 +53,7 @@ def _records(df: pd.DataFrame) -> list[Record]:
 class Tally:
     """What a page may say of how many results a set of rules gave (the findings, the inconsistencies
     between publications): a number only over the rules that ran, and the rules that could not run
-    (an input table no source covers) named beside it; never "0" where no rule ran (issue 25).
+    (an input table no source covers) named beside it; never "0" where no rule ran.
 
     ``lead`` (the number, or "não verificados") and ``rest`` read together: ``text``."""
 
@@ -368,8 +370,8 @@ class SiteData:
         inf = self.tables["infracoes"]
         if inf.empty:
             return
-        # sorted once, by the two columns alone: a sort or a filter of the whole frame (20 columns of
-        # 500,000 rows at national scale) cost a quarter of a gigabyte at the build's peak (issue 11)
+        # sorted once, by the two columns alone: a sort or a filter of the whole frame (every column of
+        # every notice at national scale) raised the build's peak memory
         order = inf[["data_hora", "numero_auto"]].sort_values(["data_hora", "numero_auto"], ascending=[False, True]).index
         for key, owners in (("transportadora_cnpj", carriers), ("linha_prefixo", lines)):
             pairs = inf[[key, "grupo"]]

@@ -1,7 +1,7 @@
 """What a page may say about a table: its rows; "none in the source <name>"; or "the sources of this
 site do not include it" (data contract, "Coverage and provenance"). A page never turns a table that no
 source covers into "nenhum", zero or a finding, and its title, summary (``<meta name="description">``) and
-introduction name only what the sources cover (:meth:`Coverage.listing`, issue 25)."""
+introduction name only what the sources cover (:meth:`Coverage.listing`)."""
 
 from __future__ import annotations
 

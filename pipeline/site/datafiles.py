@@ -31,8 +31,8 @@ def identifier_shards(data) -> dict[str, dict]:
 
 
 # the notices' files are shared among this many jobs, by the last character of the number: four per
-# worker at the usual two, since a job holds its notices' rows at once (a quarter of a million rows in a
-# job of two took 250 MB above the page stage's memory at national scale, issue 11's peak)
+# worker at the usual two, since a job holds its notices' rows at once (in larger jobs those rows set the
+# build's peak memory at national scale)
 NOTICE_PARTS = 8
 
 

@@ -82,8 +82,8 @@ def sim_nao(value) -> str:
 
 def _remembered(fn, size: int = 4096):
     """``fn`` answering each value it has seen from memory: the pages show the same dates, amounts,
-    clauses and slugs thousands of times (a line's 50 notices, a carrier's fares), and each filter call
-    was a Python function at work again (issue 11). A value that cannot be a key is worked out anew."""
+    clauses and slugs thousands of times (a line's recent notices, a carrier's fares), and each filter call
+    was a Python function at work again. A value that cannot be a key is worked out anew."""
     remembered = lru_cache(maxsize=size)(fn)
 
     @wraps(fn)

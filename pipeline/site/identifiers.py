@@ -1,6 +1,6 @@
 """Identifiers as people type them lead to the record: ``12014000`` or ``12-0140-00`` to the line,
 ``04.192.453/0001-18`` to the carrier, ``out-000054`` to the outorga. Each record's identifier is
-reduced to its letters and digits in upper case (:func:`key`, the same in ``tema/js/ids.js``) and looked up
+reduced to its letters and digits in upper case (:func:`key`, the same in ``theme/static/js/ids.js``) and looked up
 in ``/busca/ids/<first two characters>.json``, which the search page and the 404 page read."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Names as people type them put the record first: ``1001`` finds Auto Viação 1001's page, ``Brasília``
 the page of Brasília (DF) before Brasília de Minas, ``goiania`` the page of Goiânia before the pages that
-merely mention it. The search page (``tema/js/busca.js``) reads ``/busca/nomes/<xx>.json``, where ``xx``
+merely mention it. The search page (``theme/static/js/busca.js``) reads ``/busca/nomes/<xx>.json``, where ``xx``
 is the first two characters of one word of the name as :func:`~pipeline.places.fold` writes it
 (``AUTO VIACAO 1001 LTDA`` is in ``AU``, ``VI``, ``10`` and ``LT``), and ranks them before Pagefind's
 results by the rule of pipeline/matching.py (:func:`rank`; ``nomes.js`` in the browser): the name itself,

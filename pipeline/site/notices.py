@@ -1,7 +1,7 @@
 """A notice number typed in the search box shows its record (carrier, line, date, enquadramento and its
 clause of art. 78, situação, deadlines) without a page per notice: the notices are written to
 ``/busca/autos/<last characters of the number>.json``, as many characters as keep a file to about 100
-notices (:func:`suffix_length`: 4 at the national scale's 500,000 notices, some 20 KB a file). The
+notices (:func:`suffix_length`: 4 characters at the national scale's 500,000 notices). The
 search page (``theme/static/js/busca.js``) reads the length from its form (``data-autos-digitos``), the
 names of a row's cells (``data-autos-campos``: :data:`FIELDS`) and the number as
 :func:`~pipeline.site.identifiers.key` reduces it.

@@ -10,7 +10,7 @@ from datetime import date, datetime, time
 class Record(dict):
     """A record as the templates read it: ``linha.prefixo`` is found as an attribute. Jinja2 tries an
     attribute before an item, and for a plain dict that first try fails with an exception on every
-    field of every row: a fifth of the page stage at national scale. Semantics are the dict's (a key
+    field of every row, a costly part of the page stage at national scale. Semantics are the dict's (a key
     named like a dict method is still shadowed by the method, as before)."""
 
     __slots__ = ()
@@ -29,7 +29,7 @@ def attribute_lookup(environment):
     """The template's ``x.name`` (Jinja2's ``Environment.getattr``), first looking ``name`` up as an item
     of a :class:`Record` or a plain dict whose class has no attribute of that name, which is what
     ``Environment.getattr`` ends up doing for them, after a failed attribute lookup (for a Record, a call
-    of :meth:`Record.__getattr__` too): a tenth of the rendering at national scale (issue 11). Anything
+    of :meth:`Record.__getattr__` too), a noticeable part of the rendering at national scale. Anything
     else, a missing key included, takes Jinja2's own path, so the result is the same."""
     slow = environment.getattr
 
@@ -64,7 +64,7 @@ def as_json(record: dict, depth: int = 1, page: dict | None = None):
     own fields, and its related records (the carrier of an outorga, the timetable of a line, the counts
     of infractions per group...) with their own fields; a related record's own related records are given
     by their ``url`` only, and the page's record, which they point back to, not again (a line's timetable
-    repeated the whole line and carrier in every row: 55 KB a line at national scale, issue 11). Dates are
+    repeated the whole line and carrier in every row, which made the files large at national scale). Dates are
     ISO text."""
     if isinstance(record, dict):
         page = record if page is None else page

@@ -56,7 +56,7 @@ class Report:
 
     def let_rows_go(self) -> None:
         """Once derived, the rows as read are not needed again: their counts stay, the rows are freed (a
-        national package's rows as lists of text held some 300 MB through the page stage)."""
+        national package's rows as lists of text were a large part of the page stage's memory)."""
         for name, t in self.accepted.items():
             self.accepted_counts.setdefault(name, len(t.rows))
             t.rows, t.row_numbers, t.row_sources = [], [], None
