@@ -23,8 +23,11 @@ _CONTROL = dict.fromkeys([*range(0x00, 0x20), 0x7F], "\ufffd")
 
 
 def clean(text: str) -> str:
-    """Data is hostile: control characters (terminal escape sequences) are never printed raw."""
-    return text.translate(_CONTROL)
+    """Data is hostile: control characters (terminal escape sequences) are never printed raw, nor a CPF in
+    any shape (LGPD: what the command prints is a report too)."""
+    from .identifiers import mask_cpf
+
+    return mask_cpf(text.translate(_CONTROL))
 
 
 def os_reason(exc: OSError) -> str:

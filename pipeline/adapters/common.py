@@ -21,7 +21,7 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
-from ..identifiers import cnpj_is_valid, normalise_cnpj, slugify
+from ..identifiers import cnpj_is_valid, mask_cpf_in, normalise_cnpj, slugify
 from ..read.provenance import REPORT_NAME, SOURCE_DATE
 from ..read.source import FIELD_LIMIT, csv_error_pt, swallowed_lines
 from ..read.writer import write_table
@@ -692,6 +692,8 @@ def write_package(out: Path, tables: dict[str, list[dict]], schema: Schema, sour
 
 
 def write_report(out: Path, report: IngestReport) -> Path:
+    """``ingest-report.json``, every CPF in any shape masked (LGPD): a rejected row's reason, a conflict's
+    losing value, a flagged row's text quote the file, and the report is kept and published."""
     target = Path(out) / REPORT_NAME
-    target.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    target.write_text(json.dumps(mask_cpf_in(report.to_dict()), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return target

@@ -233,16 +233,16 @@ def safe_urls(tables: Tables, schema: Schema) -> list[Problem]:
 
 
 def _cpf_hits(t: SourceTable, table) -> dict[int, list[tuple[str, str]]]:
-    """Where a table holds a CPF: {row position: [(column, rule)]}. Any text column is searched for the
-    printed shape (000.000.000-00); free text (not a key, no pattern) for any shape with a CPF's check
-    digits (other separators, spaces, invisible characters, another script's digits)."""
+    """Where a table holds a CPF: {row position: [(column, rule)]}. Every text column, keys and coded
+    columns included, is searched for the printed shape (000.000.000-00) and for any other shape with a
+    CPF's check digits (bare, spaced, slashed, invisible characters, another script's digits): a protocol
+    number that is a person's CPF is personal data as much as a name that holds one."""
     cols = table.fields_of_type("string")
-    free = [c for c in cols if c not in table.key_fields and not table.field(c).get("constraints", {}).get("pattern")]
     hits: dict[int, list[tuple[str, str]]] = {}
     for c in cols:
         for pos in t.positions(c, has_cpf):
             hits.setdefault(pos, []).append((c, "dado-pessoal"))
-    for c in free:
+    for c in cols:
         for pos in t.positions(c, lambda v: not has_cpf(v) and has_any_cpf(v)):
             hits.setdefault(pos, []).append((c, "cpf-sem-pontuacao"))
     return {pos: sorted(found, key=lambda h: (h[1] != "dado-pessoal", cols.index(h[0]))) for pos, found in hits.items()}

@@ -229,7 +229,12 @@ def _descriptor_cases() -> list[Case]:
 
 
 def _key_cases() -> list[Case]:
-    return [
+    # a CPF in a key column: a key cannot be masked (it names the record), so even lenient mode refuses the
+    # row, with its line; bare, spaced or slashed, as a protocol number may hold one
+    cpf_in_keys = [Case("cpf-em-chave", "historico_linhas", set_cell("historico_linhas", "protocolo", cpf),
+                        ("cpf-sem-pontuacao", "dado-pessoal"), REJECTS, 2, "protocolo", cpf)
+                   for cpf in ("52998224725", "529 982 247 25", "CPF 529.982.247/25")]
+    return cpf_in_keys + [
         Case("chave-de-300-caracteres", "outorgas", lambda folder: set_cell("outorgas", "id", "OUT-" + "9" * 296)(folder),
              ("chave-longa",), REJECTS, 2, "id"),
         Case("chave-de-300-caracteres", "caducidades",

@@ -527,3 +527,27 @@ def test_a_notice_number_in_full_width_digits_is_refused(tmp_path, schema):
     [problem] = [p for p in report.errors if p.regra == "algarismos-nao-ascii"]
     assert (problem.arquivo, problem.linha, problem.coluna) == ("pacote/infracoes.csv", 2, "numero_auto")
     assert "escreva-os 0-9" in problem.mensagem
+
+
+def test_a_cpf_in_a_losing_conflict_value_is_masked_in_the_ingest_report_and_the_output(tmp_path):
+    """The regulator's history file with one record twice: the later copy's description holds a CPF (bare,
+    as a clerk might paste it). The conflict's losing value is quoted by the report that the nightly job keeps
+    and publishes, and by what the command prints: both mask it."""
+    import sys
+
+    from conftest import cli
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from exports import write_export
+
+    path = write_export("antt-historico-linhas", 1, tmp_path / "07-2026_linhas_historico_sigma.csv")
+    header, first = path.read_bytes().decode("latin-1").split("\r\n")[:2]
+    cells = first.split(";")
+    cells[header.split(";").index("decricao_historico")] = "Alteração pedida por 52998224725"
+    path.write_bytes(f"{header}\r\n{first}\r\n{';'.join(cells)}\r\n".encode("latin-1"))
+    result = cli("ingest", str(path), "--out", str(tmp_path / "ingerido"))
+    report = (tmp_path / "ingerido" / "ingest-report.json").read_text(encoding="utf-8")
+    assert result.returncode == 0 and "CONFLITO" in result.stderr
+    assert json.loads(report)["conflitos"], report  # the conflict is reported...
+    for text in (report, result.stderr, result.stdout):  # ...without the CPF
+        assert "52998224725" not in text and "***" in report
