@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import errno
 import json
 import sys
 from contextlib import AbstractContextManager, nullcontext
@@ -31,12 +30,10 @@ def clean(text: str) -> str:
 
 
 def os_reason(exc: OSError) -> str:
-    """An operating-system error in pt-BR, naming the file when the error does."""
-    reasons = {errno.ENOSPC: "disco cheio", errno.EACCES: "permissão negada", errno.ENOENT: "pasta inexistente",
-               errno.EROFS: "sistema de arquivos somente leitura", errno.ENAMETOOLONG: "nome longo demais",
-               errno.EDQUOT: "cota de disco esgotada"}
-    reason = reasons.get(exc.errno, exc.strerror or type(exc).__name__)
-    return clean(f"{reason}: {exc.filename}" if exc.filename else reason)
+    """An operating-system error in pt-BR (problems.os_reason), fit to print."""
+    from .problems import os_reason as reason
+
+    return clean(reason(exc))
 
 
 def positive_int(text: str) -> int:
@@ -257,15 +254,13 @@ def cmd_nightly(args) -> int:
     reason = overlap([("--resumo", args.resumo), ("--out", config.out)]) if args.resumo else None
     if reason:
         raise SettingsError(reason)
-    summary, code = Summary(), 0
+    summary, code = Summary(configured=len(config.sources)), 0
     try:
         summary = run(config, progress=for_stream())
-    except NightlyError as exc:
-        summary.failure, code = str(exc), 1
-        print(f"falhou: {clean(str(exc))}; nada foi publicado, o site anterior foi mantido", file=sys.stderr)
-    except OSError as exc:
-        summary.failure, code = os_reason(exc), 1
-        print(f"falhou: {os_reason(exc)}; nada foi publicado, o site anterior foi mantido", file=sys.stderr)
+    except (NightlyError, OSError) as exc:  # the summary of what the job did before it stopped
+        summary = getattr(exc, "summary", summary)
+        summary.failure, code = (str(exc) if isinstance(exc, NightlyError) else os_reason(exc)), 1
+        print(f"falhou: {clean(summary.failure)}; nada foi publicado, o site anterior foi mantido", file=sys.stderr)
     text = summary.markdown(config.as_of)
     target = Path(args.resumo) if args.resumo else config.state / "resumo.md"
     target.parent.mkdir(parents=True, exist_ok=True)

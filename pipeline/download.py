@@ -34,7 +34,7 @@ import os
 import re
 import time
 import urllib.robotparser
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from email.message import Message
 from itertools import takewhile
@@ -54,6 +54,8 @@ from urllib3.exceptions import (
     SSLError,
 )
 from urllib3.util import Retry
+
+from .problems import shown
 
 MiB = 1024 * 1024
 
@@ -142,6 +144,7 @@ class Client:
         user_agent: str = USER_AGENT,
         sleep: Callable[[float], object] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
+        hosts: Iterable[str] | None = None,
     ) -> None:
         if not user_agent.isascii() or not user_agent.isprintable() or not user_agent.strip():
             raise ValueError(f"User-Agent inválido (use só caracteres ASCII visíveis, numa linha): {user_agent!r}")
@@ -151,6 +154,9 @@ class Client:
         self.max_bytes = max_bytes
         self.max_seconds = max_seconds
         self.user_agent = user_agent
+        # the only hosts a request, a redirect or a link may reach (None: any); a redirect elsewhere (to
+        # localhost, to another machine of the network) is refused before anything is asked of that host
+        self.hosts = None if hosts is None else frozenset(h.lower().rstrip(".") for h in hosts)
         self._sleep = sleep
         self._clock = clock
         self._pool = urllib3.PoolManager(num_pools=4)
@@ -249,9 +255,14 @@ class Client:
             parts = _split(current)
             if parts is None:
                 if hop:
-                    raise DownloadError(url, f"o servidor redirecionou para {current}, que não é um endereço http(s)",
+                    raise DownloadError(url, f"o servidor redirecionou para {shown(current)}, que não é um endereço http(s)",
                                         permanent=True)
                 raise DownloadError(url, "o endereço deve começar com http:// ou https://", permanent=True)
+            host = (parts.hostname or "").lower().rstrip(".")
+            if self.hosts is not None and host not in self.hosts:
+                said = "o servidor redirecionou para" if hop else "o endereço é de"
+                raise DownloadError(url, f"{said} outro servidor, {shown(host)}, que a configuração não autoriza "
+                                         f"(servidores autorizados: {', '.join(sorted(self.hosts))})", permanent=True)
             origin = _origin(current)
             if robots:
                 self._check_robots(url, current)
@@ -264,8 +275,8 @@ class Client:
             except MaxRetryError as exc:
                 raise DownloadError(url, f"{_network_cause(exc.reason, self.timeout)} ({_attempts(self.retries + 1)})",
                                     permanent=False) from None
-            except LocationValueError as exc:
-                raise DownloadError(url, f"endereço inválido: {current} ({exc})", permanent=True) from None
+            except LocationValueError:
+                raise DownloadError(url, f"endereço inválido: {shown(current)}", permanent=True) from None
             except HTTPError as exc:
                 raise DownloadError(url, _network_cause(exc, self.timeout), permanent=False) from None
             finally:
@@ -279,7 +290,7 @@ class Client:
                 raise DownloadError(url, f"o servidor respondeu HTTP {response.status} (redirecionamento) sem dizer "
                                          "para onde", permanent=True)
             current = urljoin(current, location.strip())
-        raise DownloadError(url, f"mais de {REDIRECTS} redirecionamentos (o último para {current})", permanent=True)
+        raise DownloadError(url, f"mais de {REDIRECTS} redirecionamentos (o último para {shown(current)})", permanent=True)
 
     def _new_retry(self) -> Retry:
         return self._retry_class(
@@ -373,7 +384,7 @@ class Client:
             return None
         values = {v.strip() for v in value.split(",")}
         if len(values) != 1 or not _DIGITS.fullmatch(next(iter(values))):
-            raise DownloadError(url, f'o servidor declarou um tamanho inválido (Content-Length "{value}")',
+            raise DownloadError(url, f"o servidor declarou um tamanho inválido (Content-Length {shown(value)})",
                                 permanent=True)
         return int(values.pop())
 

@@ -70,10 +70,21 @@ class NightlyConfig:
     # when not given, the site in --out if there is one
     previous: str = ""
     versions_url: str = ""  # where each release is kept outside the site (--versoes-url)
+    # the hosts besides the sources' own (their pagina or url) that a download may be redirected to or
+    # linked at: the catalogue's file storage (download.Client hosts)
+    hosts_arquivos: tuple[str, ...] = ()
+
+    def hosts(self) -> frozenset[str]:
+        """Every host the job may ask anything of: each source's page or file, and ``hosts_arquivos``."""
+        from urllib.parse import urlsplit
+
+        named = {urlsplit(s.pagina or s.url).hostname or "" for s in self.sources}
+        return frozenset(h.lower() for h in named | set(self.hosts_arquivos) if h)
 
 
 _SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,62}\Z")
 _URL = re.compile(r"https?://[^\s]+\Z")
+_HOST = re.compile(r"(?=.{1,253}\Z)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*")
 _PERIOD = re.compile(r"[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?\Z")
 
 
@@ -116,6 +127,8 @@ _JOB_KEYS = {
     "perda_maxima": _number(float, 0, 1), "base_path": _text(), "site_url": _text(),
     "contato": _text(re.compile(r"[^\r\n()]{0,200}\Z"), "um texto curto, sem parênteses nem quebras de linha"),
     "lenient": lambda v: None if isinstance(v, bool) else "true ou false",
+    "hosts_arquivos": lambda v: None if isinstance(v, list) and all(
+        isinstance(h, str) and _HOST.fullmatch(h) for h in v) else "uma lista de nomes de servidor, como [\"arquivos.antt.gov.br\"]",
 }
 _SOURCE_KEYS = {
     "nome": _text(_SLUG, "um nome de pasta: minúsculas, dígitos e hífens, como antt-horarios"),
@@ -188,6 +201,7 @@ def load_config(path: Path, **overrides) -> NightlyConfig:
         if why:
             raise NightlyError(f"--{key.replace('_', '-')} {value!r}: deve ser {why}")
     values.update({k: v for k, v in overrides.items() if v is not None})
+    values["hosts_arquivos"] = tuple(values.get("hosts_arquivos", ()))
     for key in ("timeout", "backoff", "max_seconds", "perda_maxima"):
         values[key] = float(values.get(key, getattr(NightlyConfig, key)))
     # the site is swapped whole and the state folder holds the candidate site: neither inside the other
@@ -416,6 +430,8 @@ class Summary:
     published: bool = False
     failure: str = ""
     hosting: list[str] = field(default_factory=list)  # what is over a host's budget (pipeline/publish/hosting.py)
+    configured: int = -1  # the sources nightly.toml names (-1: not read)
+    validated: bool = False  # the build read and validated the sources: its counts are known
     release: str = ""  # the folder of the night's release assets, and the version they are for
 
     @property
@@ -435,13 +451,16 @@ class Summary:
                               f"sha256 {str(f.get('sha256', ''))[:12]})" for f in s.get("arquivos", []))
             lines.append(f"- {s['nome']} ({s['adaptador']}): {s['situacao']}; dados de "
                          f"{s.get('data') or 'data não informada'}" + (f"; arquivos: {files}" if files else ""))
-        if not self.sources:
+        if not self.sources and self.configured == 0:
             lines.append("- nenhuma fonte em nightly.toml: o site foi gerado com a amostra fictícia do projeto")
+        elif not self.sources:
+            lines.append("- nenhuma fonte chegou a ser lida: o job parou antes (o motivo está acima)")
         if self.rows:
             lines += ["", "## Linhas por tabela", ""]
             lines += [f"- {t}: {n}" for t, n in self.rows.items()]
-        lines += ["", f"Erros: {self.errors} · avisos: {self.warnings} · achados: {self.findings} · páginas: {self.pages} · "
-                  f"links quebrados: {len(self.broken_links)}"]
+        if self.validated:  # counts of a build that did not run would read as "0 errors"
+            lines += ["", f"Erros: {self.errors} · avisos: {self.warnings} · achados: {self.findings} · "
+                          f"páginas: {self.pages} · links quebrados: {len(self.broken_links)}"]
         if self.first_errors:
             lines += ["", "## Primeiros erros da validação", ""] + [f"- {m}" for m in self.first_errors]
         if self.hosting or self.release:
@@ -449,7 +468,19 @@ class Summary:
                 + ([f"- {self.release}"] if self.release else [])
         lines += ["", "## Tempos", ""]
         lines += [f"- {stage}: {seconds:.1f} s" for stage, seconds in self.timings.items()]
-        return "\n".join(lines) + "\n"
+        return "\n".join(_plain(line) for line in lines) + "\n"
+
+
+_MAX_LINE = 1000  # characters of one line of the summary: a message quoting much more is cut
+
+
+def _plain(line: str) -> str:
+    """A line of the summary as GitHub shows it without reading anything in it as HTML: ``<``, ``>`` and
+    ``&`` written as entities, control characters dropped, at most :data:`_MAX_LINE` characters. The
+    summary is public; the messages in it may quote what other systems sent."""
+    line = "".join(c for c in line if c.isprintable())
+    line = line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return line if len(line) <= _MAX_LINE else line[:_MAX_LINE] + " […]"
 
 
 def release_folder(config: NightlyConfig) -> Path:
@@ -477,11 +508,11 @@ def _run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
     from .site.links import broken_links
 
     progress = progress or LineProgress(io.StringIO())  # timings for the summary, nothing printed
-    summary = Summary()
+    summary = Summary(configured=len(config.sources))
     try:
         client = Client(timeout=config.timeout, retries=config.retries, backoff=config.backoff,
                         max_bytes=config.max_bytes, max_seconds=config.max_seconds,
-                        user_agent=user_agent(config.contato) if config.contato else USER_AGENT)
+                        user_agent=user_agent(config.contato) if config.contato else USER_AGENT, hosts=config.hosts())
         folders = []
         with progress.stage("fontes"):
             for spec in config.sources:
@@ -507,10 +538,11 @@ def _run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
             result = build(settings, progress=progress)
         except BuildError as exc:
             if exc.report is not None:
+                summary.validated = True
                 summary.errors, summary.warnings = len(exc.report.errors), len(exc.report.warnings)
                 summary.first_errors = [p.mensagem for p in exc.report.errors[:10]]
             raise NightlyError(f"o build falhou: {exc}") from None
-        summary.pages = result.pages
+        summary.pages, summary.validated = result.pages, True
         summary.hosting = list(result.warnings)
         if settings.release_folder is not None:
             summary.release = (f"arquivos da release em {settings.release_folder}, para a release "
@@ -527,8 +559,11 @@ def _run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
         with progress.stage("publicação do site"):
             _publish(candidate, config.out)
         summary.published = True
-    except NightlyError as exc:
-        summary.failure = str(exc)
+    except (NightlyError, OSError) as exc:  # the summary so far goes with the failure, to be written
+        from .problems import os_reason
+
+        summary.failure = str(exc) if isinstance(exc, NightlyError) else os_reason(exc)
+        exc.summary = summary
         raise
     finally:
         summary.timings = progress.timings()

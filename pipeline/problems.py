@@ -7,10 +7,34 @@ the rule broken.
 
 from __future__ import annotations
 
+import errno
 import json
 from dataclasses import asdict, dataclass, field
 
 from .identifiers import mask_cpf
+
+
+def os_reason(exc: OSError) -> str:
+    """An operating-system error in pt-BR, naming the file when the error does."""
+    reasons = {errno.ENOSPC: "disco cheio", errno.EACCES: "permissão negada", errno.ENOENT: "pasta inexistente",
+               errno.EROFS: "sistema de arquivos somente leitura", errno.ENAMETOOLONG: "nome longo demais",
+               errno.EDQUOT: "cota de disco esgotada",
+               errno.EFBIG: "arquivo maior que o limite de tamanho deste processo (ulimit -f)"}
+    reason = reasons.get(exc.errno, exc.strerror or type(exc).__name__)
+    return f"{reason}: {exc.filename}" if exc.filename else reason
+
+
+QUOTED = 40  # characters of an outside system's text (a header, an address) a message quotes, at most
+
+
+def shown(text: str, limit: int = QUOTED) -> str:
+    """Another system's text (a server's header or redirect, a file's first line) as a message may quote it:
+    in quotes, at most ``limit`` characters, nothing but printable ASCII and no sign HTML or Markdown would
+    read (``<``, ``>``, ``&``, quotes, backquotes, brackets, pipes): messages reach the nightly job's
+    published summary, and what comes from outside is hostile (it may be a page of another host, a secret)."""
+    kept = "".join(c if c.isascii() and c.isprintable() and c not in "<>&\"'`[]()|\\*_" else "?"
+                   for c in mask_cpf(str(text)))
+    return f'"{kept[:limit]}{"…" if len(kept) > limit else ""}"'
 
 # slug -> message template (pt-BR). Placeholders: {valor} and the keyword arguments of Problem.of.
 RULES: dict[str, str] = {

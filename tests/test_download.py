@@ -24,6 +24,7 @@ from pipeline.catalogue import (
     resources,
 )
 from pipeline.download import USER_AGENT, Client, Downloaded, DownloadError, NotModified, user_agent
+from pipeline.problems import shown
 
 SLUG = "gerenciamento-de-autorizacoes"
 SEP = b"cnpj;razao_social;data_autorizacao;prefixo;descricao_linha\r\n"
@@ -360,12 +361,33 @@ def test_redirect_to_another_host_reads_its_robots_first(fake, tmp_path):
         assert mirror.paths() == ["/robots.txt"] and catalogue.paths() == ["/robots.txt", SEPT_PATH]
 
 
+def test_a_redirect_to_a_host_the_configuration_does_not_name_is_refused_before_asking_it(fake, tmp_path):
+    """The job follows only the hosts it is given (the catalogue's, and its file storage): a redirect to
+    another one (localhost, 127.0.0.2, any machine) is refused before its robots.txt or anything else is
+    asked of it, and the message quotes the host briefly and escaped."""
+    with Standin(DATASETS) as catalogue, Standin(DATASETS) as other:
+        catalogue.behave(SEPT_PATH, location=other.url(SEPT_PATH).replace("127.0.0.1", "localhost"))
+        allowed = client(fake, hosts=["127.0.0.1"])
+        error = refused(lambda: allowed.download(catalogue.url(SEPT_PATH), tmp_path / "f"))
+        assert other.paths() == [] and not (tmp_path / "f").exists() and error.permanent
+        assert 'o servidor redirecionou para outro servidor, "localhost", que a configuração não autoriza' in str(error)
+        # the same redirect to an allowed host is followed
+        ok = client(fake, hosts=["127.0.0.1", "localhost"]).download(catalogue.url(SEPT_PATH), tmp_path / "g")
+        assert (tmp_path / "g").is_file() and ok.url.startswith("http://localhost:")
+
+
+def test_a_servers_header_is_quoted_briefly_and_escaped(site, fake, tmp_path):
+    site.behave(SEPT_PATH, content_length="<script>alert(document.cookie)</script>" + "x" * 500)
+    error = str(refused(lambda: client(fake).download(site.url(SEPT_PATH), tmp_path / "f")))
+    assert "<" not in error and ">" not in error and "alert" in error and "x" * 60 not in error and "…" in error
+
+
 @pytest.mark.parametrize("location", ["ftp://ftp.example.org/09-2026_horarios_sigma.csv", "file:///etc/passwd"])
 def test_redirect_out_of_http_is_refused(site, fake, tmp_path, location):
     site.behave(SEPT_PATH, location=location)
     error = refused(lambda: client(fake).download(site.url(SEPT_PATH), tmp_path / "f"))
-    assert str(error) == (f"não foi possível baixar {site.url(SEPT_PATH)}: o servidor redirecionou para {location}, "
-                          "que não é um endereço http(s)")
+    assert str(error) == (f"não foi possível baixar {site.url(SEPT_PATH)}: o servidor redirecionou para "
+                          f"{shown(location)}, que não é um endereço http(s)")
     assert error.permanent and not (tmp_path / "f").exists()
 
 

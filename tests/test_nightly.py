@@ -257,6 +257,34 @@ def test_the_command_says_in_its_exit_status_that_a_source_is_stale(tmp_path):
     assert gone.returncode == 1 and "nada foi publicado" in gone.stderr
     summary = (tmp_path / "resumo.md").read_text(encoding="utf-8")
     assert "NADA PUBLICADO" in summary and "antt-horarios" in summary and "HTTP 404" in summary
+    # a failed night's summary lists what each source did, and states no count of a build that did not run
+    sources = summary.split("## Fontes", 1)[1]
+    assert "- antt-horarios (antt-horarios):" in sources and "- antt-linhas-secoes (antt-linhas-secoes):" in sources
+    assert "nenhuma fonte em nightly.toml" not in summary and "Erros: 0" not in summary
+
+
+def test_the_summary_never_passes_on_what_another_system_sent_as_html():
+    from pipeline.nightly import Summary
+
+    summary = Summary(configured=1, failure='o build falhou: "<script>alert(1)</script>" & ' + "x" * 5000,
+                      sources=[{"nome": "a", "adaptador": "b", "situacao": "falhou: <img src=x onerror=alert(1)>"}])
+    text = summary.markdown(date(2026, 11, 29))
+    assert "<script>" not in text and "<img" not in text and "&lt;script&gt;" in text and "&amp;" in text
+    assert max(len(line) for line in text.splitlines()) <= 1010
+
+
+def test_a_download_redirected_to_a_host_the_configuration_does_not_name_is_not_followed(tmp_path):
+    """The catalogue's file redirects to another host (localhost here): the job asks nothing of it, the
+    source keeps its last good copy (none on a first night: left out), and the summary says why."""
+    with catalogue() as site, catalogue() as other:
+        site.behave(site.download_path(SIGMA, "09-2026_horarios_sigma.csv"),
+                    location=other.url("/qualquer").replace("127.0.0.1", "localhost"))
+        with pytest.raises(NightlyError) as caught:
+            run(job(tmp_path, site, sources=["horarios"]))
+        assert other.paths() == []
+    [source] = caught.value.summary.sources
+    assert 'outro servidor, "localhost", que a configuração não autoriza' in source["falhou"]
+    assert 'outro servidor, "localhost"' in caught.value.summary.markdown(date(2026, 11, 29))
 
 
 @pytest.mark.parametrize("text, message", [

@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..identifiers import cnpj_is_valid, mask_cpf_in, normalise_cnpj, slugify
+from ..problems import shown
 from ..read.provenance import REPORT_NAME, SOURCE_DATE
 from ..read.source import FIELD_LIMIT, csv_error_pt, swallowed_lines
 from ..read.writer import write_table
@@ -349,8 +350,8 @@ def read_export(path: Path, layouts: list[list[str]]) -> Export:
         detail = []
         if missing:
             detail.append("faltam as colunas " + ", ".join(missing))
-        if extra:
-            detail.append("colunas não esperadas " + ", ".join(h or "(vazia)" for h in extra))
+        if extra:  # the file's own text: a few columns, quoted with care (it may be any file, a page, a secret)
+            detail.append(f"{len(extra)} coluna(s) não esperada(s), a primeira {shown(extra[0]) if extra[0] else '(vazia)'}")
         if not detail:
             detail.append("as colunas estão em outra ordem")
         hint = " (o separador deve ser ';')" if len(header) == 1 and "," in header[0] else ""
