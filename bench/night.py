@@ -37,8 +37,10 @@ AS_OF = "2026-11-29"
 
 
 def _run(*args: str) -> None:
-    subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=ROOT, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+    done = subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=ROOT, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
+    if done.returncode:
+        raise SystemExit(f"python -m pipeline {args[0]} falhou (saída {done.returncode}):\n{done.stderr[-3000:]}")
 
 
 def current_layouts(folder: Path, months: int) -> list[Path]:

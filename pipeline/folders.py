@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import errno
 import fcntl
 import glob
 import os
 import re
 import shlex
 import shutil
+import stat
 import sys
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -124,13 +126,63 @@ def _holder(fd: int) -> str:
     return f"outro processo (PID {pid}" + (f": {command}" if command else "") + ")"
 
 
+# the lock files this process holds open: a forked child closes its copies at once (_forked), so that it
+# never keeps a folder locked after its parent died, and never lets go of its parent's lock file
+_HELD: set[int] = set()
+
+
+def _forked() -> None:
+    """In a child just forked: close the inherited locks' descriptors and die with the parent (Linux's
+    PR_SET_PDEATHSIG), so that a killed build's workers do not keep its folders locked, nor go on writing
+    and cleaning up after it."""
+    for fd in list(_HELD):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _HELD.clear()
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    try:
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the lock's descriptors are closed all the same
+        pass
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
+
+
+def _open_lock(path: Path, folder: Path) -> int:
+    """The lock file opened for writing, never through a link (a link planted beside a shared folder would
+    have its target overwritten): only a regular file of this user is taken."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise FolderBusy(f"o arquivo de trava {path} é um link simbólico: recusado (um programa não o cria; "
+                             "apague-o se for seu)") from None
+        raise
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid():
+        os.close(fd)
+        what = "não é um arquivo comum" if not stat.S_ISREG(info.st_mode) else "é de outro usuário"
+        raise FolderBusy(f"o arquivo de trava {path} {what}: recusado; a pasta {folder} não foi gravada")
+    return fd
+
+
 @contextmanager
 def _lock(folder: Path) -> Iterator[None]:
     folder = Path(folder)
     path = lock_path(folder)
     path.parent.mkdir(parents=True, exist_ok=True)
     for _attempt in range(100):
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = _open_lock(path, folder)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -151,17 +203,21 @@ def _lock(folder: Path) -> Iterator[None]:
         os.close(fd)
     else:  # pragma: no cover - the file removed and made again a hundred times in a row
         raise FolderBusy(f"a pasta {folder} está sendo gravada por outras execuções; tente de novo")
+    owner = os.getpid()
+    _HELD.add(fd)
     try:
         command = shlex.join(getattr(sys, "orig_argv", sys.argv))[:500]
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n{command}\n".encode("utf-8", "replace"), 0)
+        os.pwrite(fd, f"{owner}\n{command}\n".encode("utf-8", "replace"), 0)
         yield
     finally:
-        try:
-            path.unlink()  # still ours: no one else can lock it, nor make another one, while we hold it
-        except OSError:
-            pass
-        os.close(fd)  # the kernel lets go of the lock here (or when the process dies, however it dies)
+        if os.getpid() == owner:  # a forked child never lets go of its parent's lock (its copy is closed)
+            _HELD.discard(fd)
+            try:
+                path.unlink()  # still ours: no one else can lock it, nor make another one, while we hold it
+            except OSError:
+                pass
+            os.close(fd)  # the kernel lets go of the lock here (or when the process dies, however it dies)
 
 
 def remove_leftovers(folder: Path) -> None:

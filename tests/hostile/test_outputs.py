@@ -313,3 +313,65 @@ def test_a_port_and_a_sub_path_are_accepted():
     settings = Settings(data=(MINIMAL,), site_url="https://x.gov.br:8443/portal")
     assert settings.site_url == "https://x.gov.br:8443/portal" and settings.base_path == "/portal"
     assert Settings(data=(MINIMAL,), site_url="http://127.0.0.1:8000/").site_url == "http://127.0.0.1:8000"
+
+
+# --- (f) the lock file itself -----------------------------------------------------------------------------
+
+
+def test_a_link_planted_where_the_lock_goes_is_refused_and_its_target_untouched(tmp_path, capsys):
+    """The parent of --out is often shared: a symbolic link planted at .<nome>.lock would have the build
+    write its PID and command line over the link's target. The lock is never opened through a link."""
+    target = tmp_path / "alheio.txt"
+    target.write_text("conteúdo de outra pessoa\n", encoding="utf-8")
+    site = tmp_path / "site"
+    folders.lock_path(site).symlink_to(target)
+    code, err = build(capsys, site, "--no-search")
+    assert code != 0 and "é um link simbólico: recusado" in err
+    assert target.read_text(encoding="utf-8") == "conteúdo de outra pessoa\n" and not site.exists()
+
+
+def test_a_lock_that_is_not_a_regular_file_is_refused(tmp_path, capsys):
+    site = tmp_path / "site"
+    os.mkfifo(folders.lock_path(site))  # opening a FIFO for writing would wait for a reader forever
+    code, err = build(capsys, site, "--no-search")
+    assert code != 0 and "não é um arquivo comum: recusado" in err and not site.exists()
+
+
+FORKER = """
+import os, sys, time
+from pipeline import folders
+with folders.exclusive(sys.argv[1]):
+    child = os.fork()
+    if child == 0:  # a worker, as the page stage and the downloads fork them
+        time.sleep(60)
+        os._exit(0)
+    print(child, flush=True)
+    time.sleep(60)
+"""
+
+
+def test_a_killed_builds_forked_worker_neither_keeps_its_lock_nor_outlives_it(tmp_path, capsys):
+    """kill -9 of a build: its forked workers die with it and hold none of its locks, so the next build
+    starts at once instead of being refused in the name of the dead process."""
+    site = tmp_path / "site"
+    holder = subprocess.Popen([sys.executable, "-c", FORKER, str(site)], cwd=PROJECT_ROOT,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        worker = int(holder.stdout.readline())
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(timeout=30)
+        holder.stdout.close()
+    for _ in range(100):  # the worker is killed with its parent (PR_SET_PDEATHSIG)
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            break
+        import time
+
+        time.sleep(0.05)
+    else:
+        os.kill(worker, signal.SIGKILL)
+        pytest.fail("o processo auxiliar sobreviveu ao build morto")
+    code, err = build(capsys, site, "--no-search")
+    assert code == 0, err
