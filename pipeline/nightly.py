@@ -578,5 +578,21 @@ def _publish(candidate: Path, out: Path) -> None:
     try:
         candidate.rename(staging)
     except OSError:  # another file system
-        shutil.copytree(candidate, staging, symlinks=True)
+        try:
+            shutil.copytree(candidate, staging, symlinks=True)
+        except OSError as exc:  # a full disk, a quota: nothing half-copied is left beside the site
+            shutil.rmtree(staging, ignore_errors=True)
+            raise NightlyError(f"o site não pôde ser copiado para {out}: {_copy_reason(exc)}; nada foi "
+                               "publicado") from None
     swap_into_place(staging, out)
+
+
+def _copy_reason(exc: OSError) -> str:
+    """What stopped a copy, in words: shutil.copytree gathers its files' errors in one ``shutil.Error``."""
+    from .problems import os_reason
+
+    if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list) and exc.args[0]:
+        first = exc.args[0][0]
+        why = first[2] if len(first) > 2 else str(first)
+        return f"{why} ({len(exc.args[0])} arquivo(s) não copiado(s))"
+    return os_reason(exc)

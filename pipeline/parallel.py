@@ -99,6 +99,8 @@ class Call:
             os.close(read)
             try:
                 payload = pickle.dumps((True, fn()))
+            except OSError as exc:  # a full disk, a file-size limit: said in words by whoever catches it
+                payload = pickle.dumps((False, OSError(exc.errno, exc.strerror, exc.filename)))
             except BaseException:
                 payload = pickle.dumps((False, traceback.format_exc()))
             with os.fdopen(write, "wb") as fh:
@@ -116,6 +118,8 @@ class Call:
         if not data:
             raise WorkerError("o processo auxiliar terminou sem resposta")
         ok, value = pickle.loads(data)
+        if not ok and isinstance(value, OSError):
+            raise value  # the stage's own OSError, as the other stages raise theirs
         if not ok:
             raise WorkerError(f"o processo auxiliar falhou:\n{value}")
         return value

@@ -375,3 +375,52 @@ def test_a_killed_builds_forked_worker_neither_keeps_its_lock_nor_outlives_it(tm
         pytest.fail("o processo auxiliar sobreviveu ao build morto")
     code, err = build(capsys, site, "--no-search")
     assert code == 0, err
+
+
+def test_a_file_size_limit_is_said_in_words_by_every_stage_and_the_site_kept(tmp_path):
+    """Under ``ulimit -f`` the first file over the limit stops the build, whichever stage writes it (the
+    tables read in batches write theirs in a child process): said in words, no traceback, the previous
+    site kept and nothing left beside it."""
+    from pipeline import SAMPLE_DIR
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / folders.OWNED_MARKER).write_text("", encoding="utf-8")
+    (site / "index.html").write_text("anterior", encoding="utf-8")
+    command = (f"ulimit -f 150; exec {sys.executable} -m pipeline build --data {SAMPLE_DIR} --out {site} "
+               f"--no-search --as-of 2026-11-29")
+    done = subprocess.run(["bash", "-c", command], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert "ulimit -f" in done.stderr and "Traceback" not in done.stderr and "WorkerError" not in done.stderr
+    assert (site / "index.html").read_text(encoding="utf-8") == "anterior"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_the_nightly_copy_to_a_full_site_folder_says_why_and_leaves_nothing_beside_it(tmp_path, monkeypatch):
+    """The candidate site is on another file system than --out and the copy fills the disk: the job says
+    so in words (was "falhou: Error"), leaves no half-copied staging folder, and the site stays."""
+    import errno
+
+    from pipeline import nightly
+
+    candidate, out = tmp_path / "estado" / "site", tmp_path / "site"
+    candidate.mkdir(parents=True)
+    (candidate / "index.html").write_text("novo", encoding="utf-8")
+    out.mkdir()
+    (out / "index.html").write_text("anterior", encoding="utf-8")
+
+    def other_file_system(self, target):
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+    def full(src, dst, **kw):
+        Path(dst).mkdir()
+        (Path(dst) / "index.html").write_text("metade", encoding="utf-8")
+        raise shutil.Error([(str(src), str(dst), "[Errno 28] No space left on device")])
+
+    monkeypatch.setattr(Path, "rename", other_file_system)
+    monkeypatch.setattr(shutil, "copytree", full)
+    with pytest.raises(nightly.NightlyError) as caught:
+        nightly._publish(candidate, out)
+    assert "No space left on device" in str(caught.value) and "nada foi publicado" in str(caught.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["estado", "site"]
+    assert (out / "index.html").read_text(encoding="utf-8") == "anterior"
