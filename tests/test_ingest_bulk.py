@@ -119,7 +119,7 @@ HOSTILE = [
     "09/2026;09/2026;Goiânia - GO;Palmas - TO;Executiva;;12;1,0;",  # 26 quantity
     "09/2026;09/2026;Goiânia - GO;Palmas - TO;Executiva;;12;1,0;1 2",  # 27 quantity
     "09/2026;09/2026;Goiânia - GO;Palmas - TO;Leito; ; 1,5 ;\xa01.234,56\xa0; 12 ",  # 28 kept
-    "09/2026;09/2026;Goiânia - GO;Palmas - TO;Leito;;12345678901234567890;" + "9" * 400 + ";1",  # 29 kept
+    "09/2026;09/2026;Goiânia - GO;Palmas - TO;Leito;;12345678901234567890;" + "9" * 400 + ";1",  # 29 amount: too many digits
     "09/2026;09/2026;Goiânia - GO;Palmas - TO;Leito;;;  ;2",  # 30 kept, no amounts
     '09/2026;09/2026;Goiânia - GO;Palmas - TO;"Leito, ""VIP""";"Cama; Leito";1,00;1,00;3',  # 31 kept
     ' "09/2026";09/2026;Goiânia - GO;Palmas - TO;Executiva;;1,00;1,00;4',  # 32 the quote is text: month
@@ -145,7 +145,7 @@ def test_hostile_rows_give_the_loops_package(tmp_path, monkeypatch, caplog, vari
     assert not fallback  # DuckDB read it: what this test compares
     extra = variant == "Windows-1252"
     assert (report["lidas"], report["mantidas"], report["duplicadas"], report["rejeitadas"]) == (
-        29 + extra, 9 + extra, 5, 15)
+        29 + extra, 8 + extra, 5, 16)
     assert [(d["linha"], d["igual_a_linha"]) for d in report["duplicadas_detalhe"]] == [
         (3, 2), (4, 2), (5, 2), (11, 10), (16, 14)]
     why = reasons(report)
@@ -154,13 +154,15 @@ def test_hostile_rows_give_the_loops_package(tmp_path, monkeypatch, caplog, vari
     assert why[32] == 'mês ilegível: coluna "mes_emissao_bilhete" = " "09/2026"" não é MM/AAAA nem AAAA-MM'
     assert why[23] == 'número ilegível: coluna "dp_valor_total" = "abc" não é um número com vírgula decimal'
     assert why[27] == 'quantidade ilegível: coluna "quantidade_bilhetes" = "1 2" não é um número inteiro'
-    assert sorted(why) == [10, 12, 13, 14, 15, 19, 20, 21, 22, 23, 24, 25, 26, 27, 32]
+    assert why[29] == ('valor fora do alcance: coluna "media_valor_total" = "12345678901234567890" tem mais de 9 '
+                       "dígitos antes da vírgula ou mais de 6 depois")
+    assert sorted(why) == [10, 12, 13, 14, 15, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 32]
     rows = published(tmp_path / "bulk")
-    assert [(r["quantidade"], r["valor_medio"], r["valor_desvio_padrao"]) for r in rows[:6]] == [
+    assert [(r["quantidade"], r["valor_medio"], r["valor_desvio_padrao"]) for r in rows[:5]] == [
         ("1240", "189.9", "12.35"), ("7", "0.0", "0.5"), ("12", "1234.56", "1e-05"), ("12", "1.5", "1234.56"),
-        ("1", "1.2345678901234567e+19", "inf"), ("2", "", "")]
-    assert (rows[6]["tipo_servico"], rows[6]["tipo_gratuidade"]) == ('Leito, "VIP"', "Cama; Leito")
-    assert rows[7]["tipo_servico"] == 'Exec"utiva'
+        ("2", "", "")]
+    assert (rows[5]["tipo_servico"], rows[5]["tipo_gratuidade"]) == ('Leito, "VIP"', "Cama; Leito")
+    assert rows[6]["tipo_servico"] == 'Exec"utiva'
 
 
 def test_digits_of_other_scripts_are_no_amount(tmp_path, monkeypatch, caplog):

@@ -28,7 +28,11 @@ HEADER = ("mes_emissao_bilhete", "mes_viagem", "ponto_origem_viagem", "ponto_des
           "tipo_gratuidade", "media_valor_total", "dp_valor_total", "quantidade_bilhetes")
 _MONTH = (re.compile(r"(?P<m>0?[1-9]|1[0-2])/(?P<y>\d{4})"), re.compile(r"(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])"))
 # [0-9], not \d: Python's \d takes other scripts' digits (and float() reads them), RE2's in the SQL does not
-_AMOUNT = re.compile(r"[0-9]{1,3}(\.[0-9]{3})*(,[0-9]+)?|[0-9]+(,[0-9]+)?")
+# an amount in reais: at most AMOUNT_DIGITS digits before the comma and six after (a mean fare of a billion
+# reais is a broken cell; a float would write 17 digits as 1e+16 and 400 as inf, which no download takes)
+AMOUNT_DIGITS = 9
+_AMOUNT = re.compile(r"[0-9]{1,3}(\.[0-9]{3}){0,2}(,[0-9]{1,6})?|[0-9]{1,9}(,[0-9]{1,6})?")
+_ANY_AMOUNT = re.compile(r"[0-9]{1,3}(\.[0-9]{3})*(,[0-9]+)?|[0-9]+(,[0-9]+)?")
 _QUANTITY = re.compile(r"[0-9]{1,9}")
 
 
@@ -46,6 +50,10 @@ def parse_amount(value: str, column: str, required: bool = False) -> tuple[float
     if not text and not required:
         return None, None
     if not _AMOUNT.fullmatch(text):
+        if _ANY_AMOUNT.fullmatch(text):  # a number, but not an amount any download can carry
+            shown = text if len(text) <= 24 else text[:24] + "…"
+            return None, (f'valor fora do alcance: coluna "{column}" = "{shown}" tem mais de {AMOUNT_DIGITS} dígitos '
+                          "antes da vírgula ou mais de 6 depois")
         return None, f'número ilegível: coluna "{column}" = "{value}" não é um número com vírgula decimal'
     return float(text.replace(".", "").replace(",", ".")), None
 

@@ -551,3 +551,30 @@ def test_a_cpf_in_a_losing_conflict_value_is_masked_in_the_ingest_report_and_the
     assert json.loads(report)["conflitos"], report  # the conflict is reported...
     for text in (report, result.stderr, result.stdout):  # ...without the CPF
         assert "52998224725" not in text and "***" in report
+
+
+@pytest.mark.parametrize("amount", ["12345678901234567", "1" * 400, "99.999.999.999,00", "12,1234567"])
+def test_a_monitriip_amount_no_download_can_carry_refuses_its_row_not_the_month(amount, tmp_path):
+    """An amount of 17 digits was written 1e+16 and one of 400 as inf, which validation refused, and the whole
+    month's source with it: the adapter refuses the row (a bound on the digits), and ingests the rest; the
+    package then builds."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from exports import write_export
+
+    from pipeline.adapters import ingest
+
+    path = write_export("antt-monitriip-bilhetes", 5, tmp_path / "venda_passagem_09_2026.csv")
+    header, *rows = path.read_bytes().decode("latin-1").rstrip("\r\n").split("\r\n")
+    cells = rows[2].split(";")
+    cells[header.split(";").index("media_valor_total")] = amount
+    rows[2] = ";".join(cells)
+    path.write_bytes(("\r\n".join([header, *rows]) + "\r\n").encode("latin-1"))
+    report = ingest("antt-monitriip-bilhetes", [path], tmp_path / "ingerido")
+    assert (report.lidas, report.mantidas, report.rejeitadas) == (5, 4, 1)
+    [rejected] = report.rejeitadas_detalhe
+    assert rejected["linha"] == 4 and "valor fora do alcance" in rejected["motivo"] and "media_valor_total" in rejected["motivo"]
+    out = tmp_path / "site"
+    build(Settings(data=(tmp_path / "ingerido",), out=out, as_of=date(2026, 11, 29), search_index=False))
+    assert "e+" not in (out / "dados" / "bilhetes.csv").read_text(encoding="utf-8")
