@@ -234,10 +234,13 @@ class Outcome:
     failed: str = ""  # why tonight's update failed
     files: list[dict] = field(default_factory=list)
     data: str = ""
+    gaps: list[str] = field(default_factory=list)  # months of the series the catalogue lacks (Located)
+    later: list[str] = field(default_factory=list)  # files of a period after --as-of, refused
 
     def summary(self) -> dict:
         return {"nome": self.spec.nome, "adaptador": self.spec.adaptador, "situacao": self.situacao,
-                "data": self.data, "falhou": self.failed, "arquivos": self.files}
+                "data": self.data, "falhou": self.failed, "arquivos": self.files, "lacunas": self.gaps,
+                "posteriores": self.later}
 
 
 def _state(folder: Path) -> dict:
@@ -248,27 +251,56 @@ def _state(folder: Path) -> dict:
     return state if isinstance(state, dict) and isinstance(state.get("arquivos", {}), dict) else {}
 
 
-def _locate(spec: SourceSpec, client) -> list[tuple[str, str, str]]:
-    """``(url, period, file name)`` of the files to read tonight: the fixed ``url``, or the ``meses`` newest
-    periods of the files the dataset's page lists whose name matches ``arquivo``."""
+@dataclass
+class Located:
+    """The files to read tonight, ``(url, period, file name)`` oldest first, and what the catalogue lacks:
+    ``gaps``, the months of the series asked for (``meses`` ending at the newest) that no file covers;
+    ``later``, the files of a period after ``--as-of``, refused (data cannot be of a month to come)."""
+    files: list[tuple[str, str, str]]
+    gaps: list[str] = field(default_factory=list)
+    later: list[str] = field(default_factory=list)
+
+
+def _month_index(period: str) -> int:
+    return int(period[:4]) * 12 + int(period[5:7]) - 1
+
+
+def _locate(spec: SourceSpec, client, as_of: date | None = None) -> Located:
+    """The fixed ``url``, or the ``meses`` newest periods of the files the dataset's page lists whose name
+    matches ``arquivo``, none after ``as_of`` (a later one is refused and named), and the months of that
+    series the catalogue does not have."""
     from .catalogue import CatalogueError, file_name, newest, resources
 
     if spec.url:
-        return [(spec.url, "", file_name(spec.url) or "arquivo.csv")]
+        return Located([(spec.url, "", file_name(spec.url) or "arquivo.csv")])
     found = resources(client.get_text(spec.pagina), spec.pagina)
-    chosen = []
+    limit = as_of.isoformat()[:7] if as_of else "9999-99"
+    chosen, later = [], []
     while len(chosen) < spec.meses:
         try:
             resource, period = newest(found, spec.arquivo, spec.pagina)
         except CatalogueError:
             if chosen:  # fewer periods than asked: the ones there are
                 break
+            if later:
+                raise CatalogueError(f"{spec.pagina} só lista arquivos de períodos depois da data de referência "
+                                     f"({as_of.isoformat()}): {', '.join(later)}") from None
             raise
-        chosen.append((resource.url, period, file_name(resource.url)))
         found = [r for r in found if r.url != resource.url]
+        if period and period[:len(limit)] > limit[:len(period)]:
+            later.append(file_name(resource.url))
+            continue
+        chosen.append((resource.url, period, file_name(resource.url)))
         if not period:  # a fixed name: one file
             break
-    return list(reversed(chosen))  # oldest first: the order the adapter reads several files in
+    months = [p for _, p, _ in chosen if len(p) == 7]
+    gaps = []
+    if months and spec.meses > 1:
+        newest_month = _month_index(max(months))
+        have = {_month_index(p) for p in months}
+        gaps = [f"{i // 12:04d}-{i % 12 + 1:02d}" for i in range(newest_month - spec.meses + 1, newest_month + 1)
+                if i not in have]
+    return Located(list(reversed(chosen)), gaps, later)  # oldest first: the order the adapter reads them in
 
 
 def _rows_of(package: Path) -> int | None:
@@ -298,7 +330,8 @@ def update(spec: SourceSpec, config: NightlyConfig, client) -> Outcome:
     known = state.get("arquivos", {})
     outcome = Outcome(spec, "")
     try:
-        targets = _locate(spec, client)
+        located = _locate(spec, client, config.as_of)
+        targets, outcome.gaps, outcome.later = located.files, located.gaps, located.later
         paths, changed, days = [], False, []
         for url, period, name in targets:
             before = known.get(url, {})
@@ -318,8 +351,9 @@ def update(spec: SourceSpec, config: NightlyConfig, client) -> Outcome:
             paths.append(path)
         outcome.data = spec.data_referencia or max((p for _, p, _ in targets), default="") or max(days, default="")
         if not changed and {f["url"] for f in outcome.files} == set(known) and (good / "datapackage.json").is_file():
-            outcome.situacao, outcome.package = "inalterada: pacote anterior reaproveitado", good
+            outcome.situacao, outcome.package = "inalterada: pacote anterior reaproveitado" + _notes(outcome), good
             _clear_stale(good)
+            _mark_gaps(good, outcome.gaps)
             _write_state(folder, outcome, config.as_of, state.get("atualizada_em", config.as_of.isoformat()))
             return outcome
         fresh = attempt / "pacote"
@@ -368,8 +402,38 @@ def update(spec: SourceSpec, config: NightlyConfig, client) -> Outcome:
     shutil.rmtree(attempt, ignore_errors=True)
     _write_state(folder, outcome, config.as_of, config.as_of.isoformat())
     outcome.package = good
-    outcome.situacao = f"atualizada: {report.mantidas} de {report.lidas} linhas mantidas"
+    _mark_gaps(good, outcome.gaps)
+    outcome.situacao = f"atualizada: {report.mantidas} de {report.lidas} linhas mantidas" + _notes(outcome)
     return outcome
+
+
+def _notes(outcome: Outcome) -> str:
+    """What the summary adds to a source's situation: the months its catalogue lacks, the files refused for
+    a period after --as-of."""
+    notes = ""
+    if outcome.gaps:
+        notes += f"; faltam no catálogo os meses {', '.join(_month_br(m) for m in outcome.gaps)}"
+    if outcome.later:
+        notes += f"; recusado(s) por ser(em) de período depois da data de referência: {', '.join(outcome.later)}"
+    return notes
+
+
+def _month_br(period: str) -> str:
+    return f"{period[5:7]}/{period[:4]}"
+
+
+def _mark_gaps(package: Path, gaps: list[str]) -> None:
+    """The months of the series the catalogue lacks, in the package's source entry (``provenance.GAPS``):
+    every page that names the source says so."""
+    from .read.provenance import GAPS
+
+    path = package / "datapackage.json"
+    descriptor = json.loads(path.read_text(encoding="utf-8"))
+    if gaps:
+        descriptor["sources"][0][GAPS] = list(gaps)
+    elif descriptor["sources"][0].pop(GAPS, None) is None:
+        return
+    path.write_text(json.dumps(descriptor, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
 def _day(http_date: str) -> str:

@@ -404,3 +404,34 @@ def test_a_night_that_would_not_fit_github_pages_publishes_nothing_and_says_why(
             run(job(tmp_path, site, day=30, site_url="https://exemplo.github.io/portal", versions_url=releases))
     assert "acima do limite de 1 MB" in str(caught.value) and "maiores arquivos:" in str(caught.value)
     assert (tmp_path / "site" / "index.html").read_bytes() == before
+
+
+def test_a_month_missing_from_a_series_is_said_on_every_page_and_a_month_to_come_is_refused(tmp_path):
+    """Monitriip's last four months as nightly.toml asks, with August absent from the catalogue and a file
+    of December 2026 listed on 29/11/2026: the job reads June, July and September, refuses December (data
+    cannot be of a month to come), and every page that names the source says that August is missing."""
+    sys.path.insert(0, str(PROJECT_ROOT / "bench"))
+    from exports import write_export
+
+    files = []
+    for month in (6, 7, 9, 12):
+        path = write_export("antt-monitriip-bilhetes", 6, tmp_path / f"venda_passagem_{month:02d}_2026.csv",
+                            period=(2026, month))
+        files.append(("Bilhetes", path.name, path.read_bytes()))
+    config = tmp_path / "nightly.toml"
+    with Standin({"monitriip-bilhetes-de-passagem": files}, robots=NO_DELAY) as site:
+        config.write_text(
+            '[[fonte]]\nnome = "antt-monitriip"\nadaptador = "antt-monitriip-bilhetes"\n'
+            f'pagina = "{site.page_url("monitriip-bilhetes-de-passagem")}"\n'
+            "arquivo = 'venda_passagem_(?P<mes>[0-9]{2})_(?P<ano>[0-9]{4})\\.csv'\nmeses = 4\n"
+            '[nightly]\ntimeout = 0.5\nretries = 1\nbackoff = 0.05\n', encoding="utf-8")
+        summary = run(load_config(config, out=tmp_path / "site", state=tmp_path / "estado", as_of=date(2026, 11, 29)))
+        asked = site.paths()
+    [source] = summary.sources
+    assert [f["periodo"] for f in source["arquivos"]] == ["2026-06", "2026-07", "2026-09"]
+    assert source["lacunas"] == ["2026-08"] and source["posteriores"] == ["venda_passagem_12_2026.csv"]
+    assert not any("12_2026" in p for p in asked if "/download/" in p)
+    text = summary.markdown(date(2026, 11, 29))
+    assert "faltam no catálogo os meses 08/2026" in text and "venda_passagem_12_2026.csv" in text
+    for page in ("index.html", "sobre/index.html", "dados/index.html", "dados/bilhetes/index.html"):
+        assert "falta o mês 08/2026 no catálogo da fonte" in page_text(tmp_path / "site" / page), page

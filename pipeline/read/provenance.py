@@ -52,6 +52,17 @@ class Source:
     falha_em: str = ""
     falha_motivo: str = ""
     copia_de: str = ""
+    # the months of a monthly series its catalogue lacks (the nightly job: descriptor's "x-lacunas", AAAA-MM)
+    lacunas: tuple[str, ...] = ()
+
+    @property
+    def lacunas_br(self) -> str:
+        """"" with no gap; else "faltam os meses 08/2026 e 10/2026 no catálogo da fonte"."""
+        if not self.lacunas:
+            return ""
+        months = [f"{m[5:7]}/{m[:4]}" for m in self.lacunas]
+        listed = months[0] if len(months) == 1 else ", ".join(months[:-1]) + " e " + months[-1]
+        return f"{'falta o mês' if len(months) == 1 else 'faltam os meses'} {listed} no catálogo da fonte"
 
     @property
     def desatualizada(self) -> str:
@@ -69,7 +80,8 @@ class Source:
         if not self.declarada:
             return self.rotulo
         stale = f"; {self.desatualizada}" if self.falha_em else ""
-        return f"{self.rotulo} (dados de {self.data_br}{stale})"
+        gaps = f"; {self.lacunas_br}" if self.lacunas else ""
+        return f"{self.rotulo} (dados de {self.data_br}{stale}{gaps})"
 
     @property
     def rotulo(self) -> str:
@@ -93,10 +105,14 @@ class Source:
                   "fictional": self.ficticia, "declared": self.declarada})
         if self.falha_em:
             d[STALE] = {"em": self.falha_em, "motivo": self.falha_motivo, "copia_de": self.copia_de}
+        if self.lacunas:
+            d[GAPS] = list(self.lacunas)
         return d
 
 
 STALE = "x-atualizacao-falhou"  # a source entry's key: the nightly job kept its last good copy (pipeline/nightly.py)
+GAPS = "x-lacunas"  # a source entry's key: the months of its series its catalogue lacks (pipeline/nightly.py)
+_MONTH = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])\Z")
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 
 
@@ -168,6 +184,8 @@ def read_source_info(folder: Path) -> Source:
         falha_em=stale_text("em", day=True),
         falha_motivo=stale_text("motivo") if stale_text("em", day=True) else "",
         copia_de=stale_text("copia_de", day=True),
+        lacunas=tuple(m for m in (entry.get(GAPS) if isinstance(entry.get(GAPS), list) else [])[:240]
+                      if isinstance(m, str) and _MONTH.match(m)),
     )
 
 
