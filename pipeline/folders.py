@@ -131,6 +131,14 @@ def _holder(fd: int) -> str:
 _HELD: set[int] = set()
 
 
+_PARENT = [0]  # the process forking, as the child finds it: a parent dead before the child asks to die with
+# it (PR_SET_PDEATHSIG is not retroactive) is seen by the child's parent having changed
+
+
+def _forking() -> None:
+    _PARENT[0] = os.getpid()
+
+
 def _forked() -> None:
     """In a child just forked: close the inherited locks' descriptors and die with the parent (Linux's
     PR_SET_PDEATHSIG), so that a killed build's workers do not keep its folders locked, nor go on writing
@@ -142,6 +150,8 @@ def _forked() -> None:
             pass
     _HELD.clear()
     _die_with_parent()
+    if _PARENT[0] and os.getppid() != _PARENT[0]:  # the parent died already: so does the child
+        os._exit(1)
 
 
 def _die_with_parent() -> None:
@@ -155,7 +165,7 @@ def _die_with_parent() -> None:
 
 
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forked)
+    os.register_at_fork(before=_forking, after_in_child=_forked)
 
 
 def _open_lock(path: Path, folder: Path) -> int:

@@ -362,13 +362,17 @@ def test_a_killed_builds_forked_worker_neither_keeps_its_lock_nor_outlives_it(tm
         holder.send_signal(signal.SIGKILL)
         holder.wait(timeout=30)
         holder.stdout.close()
-    for _ in range(100):  # the worker is killed with its parent (PR_SET_PDEATHSIG)
-        try:
-            os.kill(worker, 0)
-        except ProcessLookupError:
-            break
-        import time
+    import time
 
+    def alive(pid: int) -> bool:  # a zombie (dead, not yet reaped by whoever adopted it) is not alive
+        try:
+            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        except (OSError, IndexError):
+            return False
+
+    for _ in range(100):  # the worker is killed with its parent (PR_SET_PDEATHSIG)
+        if not alive(worker):
+            break
         time.sleep(0.05)
     else:
         os.kill(worker, signal.SIGKILL)
