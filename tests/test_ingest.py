@@ -381,7 +381,7 @@ def test_same_cnpj_with_another_name_is_a_conflict_first_name_kept(tmp_path):
         source[7].replace("ALFA LUZ VIACAO TRANSPORTE LTDA", "ALFA LUZ TRANSPORTES S.A.").replace("07:00", "23:00")
     )
     export = tmp_path / "export.csv"
-    export.write_bytes("\n".join([*source[:3], renamed]).encode("latin-1"))
+    export.write_bytes(("\n".join([*source[:3], renamed]) + "\n").encode("latin-1"))
     report = ingest("antt-horarios", export, tmp_path / "pacote")
     assert [(c["campo"], c["mantido"], c["ignorado"], c["linhas"]) for c in report.conflitos] == [
         ("razao_social", "ALFA LUZ VIACAO TRANSPORTE LTDA", "ALFA LUZ TRANSPORTES S.A.", [4])

@@ -435,3 +435,17 @@ def test_a_month_missing_from_a_series_is_said_on_every_page_and_a_month_to_come
     assert "faltam no catálogo os meses 08/2026" in text and "venda_passagem_12_2026.csv" in text
     for page in ("index.html", "sobre/index.html", "dados/index.html", "dados/bilhetes/index.html"):
         assert "falta o mês 08/2026 no catálogo da fonte" in page_text(tmp_path / "site" / page), page
+
+
+def test_a_file_cut_short_on_a_first_night_publishes_none_of_its_rows(tmp_path):
+    """The server's Content-Length lies: it declares, and sends, only the first part of the file, which ends
+    in the middle of a line. On a first night there is no earlier copy to compare it with: the ingest refuses
+    a file whose last line has no line break, and the source is left out instead of published in part."""
+    cut = HORARIOS[: len(HORARIOS) // 2]
+    assert not cut.endswith(b"\n")
+    with Standin({SIGMA: [("Horários", "09-2026_horarios_sigma.csv", cut)]}, robots=NO_DELAY) as site:
+        with pytest.raises(NightlyError) as caught:
+            run(job(tmp_path, site, sources=["horarios"]))
+    [source] = caught.value.summary.sources
+    assert "a última linha não termina com quebra de linha" in source["falhou"]
+    assert "a fonte ficou de fora" in source["situacao"] and not (tmp_path / "site").exists()

@@ -241,6 +241,13 @@ def _decode(data: bytes, path: Path) -> tuple[str, str]:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(head) > 1 and head.count(0) * 3 >= len(head)):
         raise IngestError(f"{path}: o arquivo parece estar em UTF-16 (um byte nulo a cada dois); exporte-o em "
                           "Latin-1 ou UTF-8")
+    body = data.rstrip(b" \t")
+    if body and not body.endswith((b"\n", b"\r")) and b"\n" in body.strip(b"\r\n"):
+        # the regulator's exports end every line, the last too: one cut short (a download stopped at a
+        # line's middle, a server's Content-Length that lied) is not published as if it were whole
+        line = body.count(b"\n") + 1
+        raise IngestError(f"{path}, linha {line}: a última linha não termina com quebra de linha: o arquivo pode "
+                          "ter chegado cortado (um download interrompido); nenhuma linha foi ingerida, baixe-o de novo")
     if b"\x00" in data:
         line = data[: data.index(b"\x00")].count(b"\n") + 1
         raise IngestError(f"{path}, linha {line}: byte nulo (0x00), que nenhum texto tem: o arquivo está danificado "
