@@ -262,9 +262,12 @@ def cmd_nightly(args) -> int:
         summary.failure, code = (str(exc) if isinstance(exc, NightlyError) else os_reason(exc)), 1
         print(f"falhou: {clean(summary.failure)}; nada foi publicado, o site anterior foi mantido", file=sys.stderr)
     text = summary.markdown(config.as_of)
+    from .nightly import state_refusal
+
     target = Path(args.resumo) if args.resumo else config.state / "resumo.md"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    if args.resumo or not state_refusal(config.state):  # never into a --state that is not the job's
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
     if os.environ.get("GITHUB_STEP_SUMMARY"):
         with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as fh:
             fh.write(text)

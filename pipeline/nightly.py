@@ -25,7 +25,7 @@ from datetime import date
 from pathlib import Path
 
 from . import PROJECT_ROOT
-from .folders import exclusive, overlap, refusal, swap_into_place
+from .folders import OWNED_MARKER, exclusive, overlap, refusal, swap_into_place
 from .progress import LineProgress, Progress
 
 
@@ -557,11 +557,29 @@ def run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
     """The whole job; returns the summary (``published`` tells whether the site was replaced). It holds the
     locks of the site and of the state folder throughout: another job (or a build) writing either stops
     at once (:class:`folders.FolderBusy`), this one too when it comes second."""
-    reason = refusal("de saída (--out)", config.out)
+    reason = refusal("de saída (--out)", config.out) or state_refusal(config.state)
     if reason:
         raise NightlyError(reason)
     with exclusive(config.out, config.state):
+        config.state.mkdir(parents=True, exist_ok=True)
+        (config.state / OWNED_MARKER).write_text("estado do job noturno (python -m pipeline nightly)\n",
+                                                 encoding="utf-8")
         return _run(config, progress)
+
+
+def state_refusal(state: Path) -> str | None:
+    """Why ``--state`` may not be used, before anything is written into it: a folder of someone else's
+    (not empty, neither marked by the job nor holding an earlier job's sources) would receive the sources'
+    folders, the candidate site and the summary."""
+    if not state.exists():
+        return None
+    if not state.is_dir() or state.is_symlink():
+        return f"a pasta de estado (--state) {state} não é uma pasta: escolha uma pasta nova ou vazia"
+    entries = list(state.iterdir())
+    if not entries or (state / OWNED_MARKER).is_file() or any((e / "estado.json").is_file() for e in entries):
+        return None
+    return (f"a pasta de estado (--state) {state} já existe e não foi gerada pelo job noturno: escolha uma pasta "
+            "nova ou vazia (nada foi gravado nela)")
 
 
 def _run(config: NightlyConfig, progress: Progress | None = None) -> Summary:

@@ -428,3 +428,15 @@ def test_the_nightly_copy_to_a_full_site_folder_says_why_and_leaves_nothing_besi
     assert "No space left on device" in str(caught.value) and "nada foi publicado" in str(caught.value)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["estado", "site"]
     assert (out / "index.html").read_text(encoding="utf-8") == "anterior"
+
+
+def test_a_foreign_state_folder_is_refused_before_anything_is_written_into_it(tmp_path, capsys):
+    state = tmp_path / "documentos"
+    state.mkdir()
+    (state / "carta.txt").write_text("de outra pessoa", encoding="utf-8")
+    config = tmp_path / "nightly.toml"
+    config.write_text('[[fonte]]\nnome = "antt-horarios"\nadaptador = "antt-horarios"\n'
+                      'url = "http://127.0.0.1:9/09-2026_horarios_sigma.csv"\n', encoding="utf-8")
+    code, err = run(capsys, "nightly", "--config", str(config), "--out", str(tmp_path / "site"), "--state", str(state))
+    assert code != 0 and "não foi gerada pelo job noturno" in err
+    assert sorted(p.name for p in state.iterdir()) == ["carta.txt"]

@@ -578,3 +578,20 @@ def test_a_monitriip_amount_no_download_can_carry_refuses_its_row_not_the_month(
     out = tmp_path / "site"
     build(Settings(data=(tmp_path / "ingerido",), out=out, as_of=date(2026, 11, 29), search_index=False))
     assert "e+" not in (out / "dados" / "bilhetes.csv").read_text(encoding="utf-8")
+
+
+def test_a_skipped_version_folder_is_linked_from_no_page(previous, tmp_path):
+    """A version folder of the previous site that is a link is not brought over; no page may link it then
+    (the nightly job's link check would refuse every night after)."""
+    from pipeline.site.links import broken_links
+
+    versions = previous / "dados" / "versoes"
+    (own,) = [p.name for p in versions.iterdir() if p.name.startswith("2026-05-31-")]  # the previous release's
+    outside = tmp_path / "fora"
+    shutil.move(str(versions / own), str(outside / own))
+    (versions / own).symlink_to(outside / own)
+    site = build_with(previous, tmp_path)
+    assert not (site / "dados" / "versoes" / own).exists()
+    assert broken_links(site, "") == []
+    assert f"versoes/{own}" not in "".join(p.read_text(encoding="utf-8", errors="replace")
+                                           for p in site.rglob("*") if p.suffix in (".html", ".xml", ".json"))
