@@ -1,4 +1,4 @@
-"""Pelican settings of the portal: settings only. The build (``python -m pipeline build``, pipeline/build.py
+"""Pelican settings of the portal: settings only. The build (``python -m pipeline build``, pipeline/build/__init__.py
 ``render``) overrides OUTPUT_PATH and DELETE_OUTPUT_DIRECTORY and adds the PORTAL_* settings: the data
 (PORTAL_DATA), the workers, the page count, the pages to render again, what Pagefind reads, the releases'
 address and the site's address (PORTAL_WORKERS, PORTAL_PAGES, PORTAL_LATE, PORTAL_SEARCH_PAGES,
@@ -6,7 +6,7 @@ PORTAL_SEARCH_READS, PORTAL_VERSOES_URL, PORTAL_ADDRESS)."""
 
 from pathlib import Path
 
-from pipeline.query import MAX_QUERY
+from pipeline.contract.limits import MAX_QUERY
 from pipeline.site.filters import FILTERS
 
 _HERE = Path(__file__).resolve().parent

@@ -14,7 +14,7 @@ from pipeline.adapters.antt_horarios import HEADER_SIGMA as TIMETABLE
 from pipeline.adapters.antt_linhas_secoes import HEADER as SECTIONS
 from pipeline.adapters.antt_monitriip import HEADER as TICKETS
 from pipeline.adapters.antt_pontos import HEADER as STOPS
-from pipeline.identifiers import cnpj_check_digits
+from pipeline.contract.identifiers import cnpj_check_digits
 
 # rows of each file in September 2026 (one month of Monitriip: about 12 million over 94 months)
 REAL_SIZES = {"antt-linhas-secoes": 84_518, "antt-horarios": 10_454, "antt-pontos-esquema-operacional": 23_303,

@@ -42,8 +42,8 @@ from datetime import date
 from pathlib import Path
 sys.path.insert(0, {root!r})
 from pipeline.build import build
-from pipeline.progress import LineProgress
-from pipeline.settings import Settings
+from pipeline.tools.progress import LineProgress
+from pipeline.contract.settings import Settings
 
 class Measured(LineProgress):
     # the high-water mark of memory when each stage ends (RSS only grows in a process)
@@ -74,7 +74,7 @@ size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
 
 # baseline 1: frictionless validating the same files with the same schemas
 from frictionless import Package
-from pipeline.schema import load_schema
+from pipeline.contract.schema import load_schema
 schema = load_schema()
 descriptor = schema.source_descriptor()
 t = time.perf_counter()
@@ -88,7 +88,7 @@ frictionless_s = time.perf_counter() - t
 import tempfile
 from jinja2 import Environment, FileSystemLoader
 from pelican.settings import read_settings
-from pipeline import parallel
+from pipeline.tools import parallel
 from pipeline.build import render
 from pipeline.site import RECORD_KINDS, section_pages, template_globals
 from pipeline.site.record import as_json

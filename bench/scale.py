@@ -1,7 +1,7 @@
 """Benchmark of the build at the size of Monitriip's eight years (issue 23, "Scale"): the national package
 with 94 months of tickets (``generate --scale national-8-years``: some 12 million rows of ``bilhetes``),
 built whole, its peak memory (target: under 1.5 GB) and its time, with the table read in batches
-(pipeline/batches.py) against a bare read of the same file by DuckDB's ``read_csv`` in the same run.
+(pipeline/build/batches.py) against a bare read of the same file by DuckDB's ``read_csv`` in the same run.
 
     .venv/bin/python bench/scale.py [--scale national-8-years] [--pasta /tmp/bench-escala] [--manter]
 
@@ -28,8 +28,8 @@ from datetime import date
 from pathlib import Path
 sys.path.insert(0, {root!r})
 from pipeline.build import build
-from pipeline.progress import LineProgress
-from pipeline.settings import Settings
+from pipeline.tools.progress import LineProgress
+from pipeline.contract.settings import Settings
 
 data, out = Path({data!r}), Path({out!r})
 start = time.perf_counter()

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import SAMPLE_DIR
-from .folders import FolderBusy, exclusive, overlap, refusal
-from .progress import for_stream
-from .settings import Settings, SettingsError, help_text, parse_as_of
+from .contract.settings import Settings, SettingsError, help_text, parse_as_of
+from .tools.folders import FolderBusy, exclusive, overlap, refusal
+from .tools.progress import for_stream
 
 if TYPE_CHECKING:  # the build (pandas, Frictionless, Pelican) is imported by the commands that run it
     from .validate import Report
@@ -24,14 +24,14 @@ _CONTROL = dict.fromkeys([*range(0x00, 0x20), 0x7F], "\ufffd")
 def clean(text: str) -> str:
     """Data is hostile: control characters (terminal escape sequences) are never printed raw, nor a CPF in
     any shape (LGPD: what the command prints is a report too)."""
-    from .identifiers import mask_cpf
+    from .contract.identifiers import mask_cpf
 
     return mask_cpf(text.translate(_CONTROL))
 
 
 def os_reason(exc: OSError) -> str:
     """An operating-system error in pt-BR (problems.os_reason), fit to print."""
-    from .problems import os_reason as reason
+    from .contract.problems import os_reason as reason
 
     return clean(reason(exc))
 
@@ -205,8 +205,8 @@ SEARCH_HINT = ("Dica: confira a grafia (os acentos não importam), use menos pal
 
 
 def cmd_search(args) -> int:
+    from .index.query import run_search
     from .index.whoosh import BadQuery, IndexMissing
-    from .query import run_search
 
     text = " ".join(args.query)
     try:
@@ -361,8 +361,8 @@ def parser() -> argparse.ArgumentParser:
     n.add_argument("--resumo", help="arquivo do resumo (padrão: <state>/resumo.md)")
     n.set_defaults(func=cmd_nightly)
 
+    from .contract.schema import load_schema
     from .index.whoosh import TABLES, fields_help
-    from .schema import load_schema
 
     s = sub.add_parser(
         "search", help="busca por campos nos registros (Whoosh), depois de um build",

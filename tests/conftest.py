@@ -18,8 +18,8 @@ import pytest
 
 from pipeline import PROJECT_ROOT
 from pipeline.build import build
-from pipeline.schema import load_schema
-from pipeline.settings import Settings
+from pipeline.contract.schema import load_schema
+from pipeline.contract.settings import Settings
 
 pytest_plugins = ["browser_support"]  # the browser and the served site, one session for every module
 

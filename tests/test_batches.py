@@ -1,4 +1,4 @@
-"""A table read a batch at a time (``x-em-lotes``: Monitriip's tickets, pipeline/batches.py) publishes what
+"""A table read a batch at a time (``x-em-lotes``: Monitriip's tickets, pipeline/build/batches.py) publishes what
 the same table read whole would: the batch size changes no byte a user downloads or reads, repeats and bad
 rows are found across batches, and each problem names its file and line."""
 
@@ -17,10 +17,10 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import page_text
 
-from pipeline import SAMPLE_DIR, batches
-from pipeline.build import BuildError, build, check
+from pipeline import SAMPLE_DIR
+from pipeline.build import BuildError, batches, build, check
+from pipeline.contract.settings import Settings
 from pipeline.publish import spreadsheet
-from pipeline.settings import Settings
 
 AS_OF = date(2026, 11, 29)
 

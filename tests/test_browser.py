@@ -357,7 +357,7 @@ def subpath_url(tmp_path_factory):
     from conftest import MINIMAL
 
     from pipeline.build import build
-    from pipeline.settings import Settings
+    from pipeline.contract.settings import Settings
 
     root = tmp_path_factory.mktemp("pages")
     build(Settings(data=(MINIMAL,), out=root / "portal", as_of=date(2026, 6, 30), base_path="/portal",

@@ -13,9 +13,9 @@ import pytest
 from rdflib import Graph, Literal, Namespace, URIRef
 from rdflib.namespace import RDF
 
+from pipeline.contract.schema import load_schema
 from pipeline.publish import catalog
 from pipeline.publish.datapackage import FICTIONAL_LABEL, published_descriptor
-from pipeline.schema import load_schema
 
 AS_OF = date(2026, 11, 29)
 SITE = "https://x.github.io/portal"
@@ -443,7 +443,7 @@ def test_kept_releases_are_a_dataset_series_with_stable_files(descriptor, files)
 
 
 def test_frequency_themes_contact_and_descriptions_come_from_the_settings(descriptor, files):
-    from pipeline.settings import Settings
+    from pipeline.contract.settings import Settings
 
     settings = Settings(contact_email="mailto:dados@antt.gov.br", update_frequency="DAILY")
     facts = catalog.Facts.from_settings(settings)
@@ -468,7 +468,7 @@ def test_frequency_themes_contact_and_descriptions_come_from_the_settings(descri
 @pytest.mark.parametrize("email", ["dados", "a b@gov.br", "x@@gov.br", "dados@exemplo", "dados@example.com",
                                    "contato@portal.example", "dados@localhost", "dados@foo.test"])
 def test_a_contact_email_that_reaches_no_one_is_refused(email):
-    from pipeline.settings import Settings, SettingsError
+    from pipeline.contract.settings import Settings, SettingsError
 
     with pytest.raises(SettingsError, match="--contato-email"):
         Settings(contact_email=email)
@@ -478,7 +478,7 @@ def test_a_contact_email_that_reaches_no_one_is_refused(email):
 
 
 def test_other_settings_of_the_catalogues_are_checked():
-    from pipeline.settings import Settings, SettingsError
+    from pipeline.contract.settings import Settings, SettingsError
 
     with pytest.raises(SettingsError, match="--frequencia"):
         Settings(update_frequency="sometimes")

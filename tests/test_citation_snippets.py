@@ -15,7 +15,7 @@ from bs4 import BeautifulSoup
 from conftest import AS_OF, MINIMAL
 
 from pipeline.build import build
-from pipeline.settings import Settings
+from pipeline.contract.settings import Settings
 
 SITE_URL = "https://portal.exemplo.gov.br"
 

@@ -75,7 +75,7 @@ def test_ci_output_is_one_line_per_stage_with_timing(tmp_path):
     assert [s.split("]")[0][1:] for s in stages] == [
         "leitura",
         "validação",
-        "tabelas em lotes",  # the tickets, read in batches beside the rest (pipeline/batches.py)
+        "tabelas em lotes",  # the tickets, read in batches beside the rest (pipeline/build/batches.py)
         "derivação",
         "publicação",
         "páginas",

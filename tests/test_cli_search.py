@@ -123,7 +123,7 @@ def test_descriptive_text_is_still_stemmed_and_a_singular_finds_its_plural(index
 
 HEAVY = {"pandas", "numpy", "pyarrow", "frictionless", "pelican", "jinja2", "openpyxl", "duckdb", "markdown",
          "pipeline.build", "pipeline.derive", "pipeline.site", "pipeline.validate", "pipeline.publish",
-         "pipeline.read", "pipeline.batches", "pipeline.adapters"}
+         "pipeline.read", "pipeline.build.batches", "pipeline.adapters"}
 
 
 def test_the_search_command_does_not_import_the_build(index):

@@ -1,6 +1,6 @@
 """Issue 25: the "De ... Para ..." form as passengers type into it, on the real 2021 export in Chromium.
 
-Places are found by the rule of pipeline/matching.py (nomes.js): nicknames, typing errors said as "Você quis
+Places are found by the rule of pipeline/places/matching.py (nomes.js): nicknames, typing errors said as "Você quis
 dizer", DF regions named as such, a journey typed in "De" alone; a choice of place keeps the other end; Enter
 on the origin alone stays in the form; a same-state trip says whose service it is; on a phone the form is on
 the first screen and the departures come before the list of lines."""

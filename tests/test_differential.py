@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline import PROJECT_ROOT
+from pipeline.contract.schema import load_schema
 from pipeline.read import read_source
-from pipeline.schema import load_schema
 from pipeline.validate import frictionless_problems
 from pipeline.validate.cells import FIRST_DAY, LAST_DAY, parse_datetime
 

@@ -10,7 +10,7 @@ import pytest
 from conftest import AS_OF, MINIMAL
 
 from pipeline.build import build
-from pipeline.settings import Settings, SettingsError
+from pipeline.contract.settings import Settings, SettingsError
 from pipeline.site import discovery
 
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}

@@ -1,4 +1,4 @@
-"""The nightly job's HTTP client (pipeline/download.py) and catalogue reader (pipeline/catalogue.py) against
+"""The nightly job's HTTP client (pipeline/nightly/download.py) and catalogue reader (pipeline/nightly/catalogue.py) against
 the local stand-in of the regulator's CKAN catalogue (tests/standin.py): what an operator sees (the file and
 its SHA-256, the pt-BR messages, no partial file left behind), the waits robots.txt asks for (seen through
 an injected clock, never slept), and the pages the reader must survive. Every file served is made up here."""
@@ -12,7 +12,8 @@ import socket
 import pytest
 from standin import DEFAULT_ROBOTS, LAST_MODIFIED, Standin
 
-from pipeline.catalogue import (
+from pipeline.contract.problems import shown
+from pipeline.nightly.catalogue import (
     EMPRESAS_HABILITADAS,
     EMPRESAS_HABILITADAS_SEM_DATA,
     SIGMA_HORARIOS,
@@ -23,8 +24,7 @@ from pipeline.catalogue import (
     newest,
     resources,
 )
-from pipeline.download import USER_AGENT, Client, Downloaded, DownloadError, NotModified, user_agent
-from pipeline.problems import shown
+from pipeline.nightly.download import USER_AGENT, Client, Downloaded, DownloadError, NotModified, user_agent
 
 SLUG = "gerenciamento-de-autorizacoes"
 SEP = b"cnpj;razao_social;data_autorizacao;prefixo;descricao_linha\r\n"

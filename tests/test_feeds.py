@@ -18,11 +18,11 @@ import pytest
 
 from pipeline import SAMPLE_DIR
 from pipeline.build import check
+from pipeline.contract.clock import local_moment
+from pipeline.contract.identifiers import slugify
+from pipeline.contract.settings import Settings
 from pipeline.derive import derive
-from pipeline.identifiers import slugify
 from pipeline.publish import publish
-from pipeline.publish.provenance import local_moment
-from pipeline.settings import Settings
 from pipeline.site import feeds
 from pipeline.site.context import SiteData
 from pipeline.site.record import Record
@@ -35,7 +35,7 @@ PATHS = {f["registros"]: f["path"] for f in feeds.FEEDS}
 
 @pytest.fixture(scope="module")
 def data(schema, tmp_path_factory) -> SiteData:
-    """The sample's SiteData, made with the build's own calls (pipeline/build.py)."""
+    """The sample's SiteData, made with the build's own calls (pipeline/build/__init__.py)."""
     settings = Settings(data=(SAMPLE_DIR,), as_of=AS_OF)
     report = check(settings, schema)
     assert report.accepted

@@ -22,7 +22,7 @@ import pytest
 from conftest import AS_OF, MINIMAL
 
 from pipeline.build import build
-from pipeline.settings import Settings
+from pipeline.contract.settings import Settings
 from pipeline.site import feeds
 from pipeline.site.record import Record
 

@@ -11,8 +11,8 @@ import frictionless
 import pytest
 
 from pipeline import SAMPLE_DIR, SCHEMA_PATH
+from pipeline.contract.identifiers import cnpj_is_valid
 from pipeline.derive import derive
-from pipeline.identifiers import cnpj_is_valid
 from pipeline.read import read_source
 from pipeline.sample import (
     CATEGORIAS,

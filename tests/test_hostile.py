@@ -18,13 +18,13 @@ import pytest
 from conftest import FIXTURES, MINIMAL, cli, xlsx_text
 from hostile.cases import ACCEPTS, CASES, FAILS, MASKS, REJECTS, Case, params
 
-from pipeline import batches, folders
-from pipeline.build import BuildError, build
+from pipeline.build import BuildError, batches, build
+from pipeline.contract.identifiers import mask_cpf
+from pipeline.contract.settings import Settings
 from pipeline.derive import derive
-from pipeline.identifiers import mask_cpf
 from pipeline.publish.tabular import rejected_frame
 from pipeline.read import read_source
-from pipeline.settings import Settings
+from pipeline.tools import folders
 from pipeline.validate import validate
 
 AS_OF = date(2026, 6, 30)
@@ -58,8 +58,8 @@ def test_the_corpus_covers_every_table_and_class():
 
 
 def checked(folder: Path, schema, lenient: bool, out: Path):
-    """Read and validate as the build does (pipeline/build.py ``check``): the other tables in this process,
-    a table read in batches (``bilhetes``) by pipeline/batches.py, which writes its files into ``out``."""
+    """Read and validate as the build does (pipeline/build/__init__.py ``check``): the other tables in this process,
+    a table read in batches (``bilhetes``) by pipeline/build/batches.py, which writes its files into ``out``."""
     source = read_source([folder], schema)
     report = validate(source, schema, lenient=lenient)
     out.mkdir(parents=True, exist_ok=True)  # before the child starts writing into it, as the build makes it

@@ -20,8 +20,8 @@ from conftest import page_text
 
 from pipeline import SAMPLE_DIR
 from pipeline.build import BuildError, build
+from pipeline.contract.settings import Settings, SettingsError
 from pipeline.publish import formats, formats_note, hosting
-from pipeline.settings import Settings, SettingsError
 from pipeline.site.links import broken_links
 
 SITE = "https://exemplo.github.io/portal"

@@ -21,7 +21,7 @@ from pipeline.adapters import IngestError, IngestReport, ingest
 from pipeline.adapters.antt_horarios import CATEGORY_ORDER, vehicle_category
 from pipeline.adapters.common import parse_description
 from pipeline.build import build, check
-from pipeline.settings import Settings
+from pipeline.contract.settings import Settings
 
 ANTT = FIXTURES / "antt"
 REAL = SHARED / "data" / "antt" / "quadro-de-horarios-2021.csv"

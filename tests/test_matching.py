@@ -1,4 +1,4 @@
-"""Issue 25: places, journeys and carriers found however they are typed (pipeline/matching.py).
+"""Issue 25: places, journeys and carriers found however they are typed (pipeline/places/matching.py).
 
 One set of worked examples (pipeline/places/exemplos-busca.json, written by the project) runs through the
 Python rule (fast) and through its browser twin theme/static/js/nomes.js in Chromium, which reads the
@@ -10,8 +10,7 @@ import json
 
 import pytest
 
-from pipeline import matching
-from pipeline.places import municipalities
+from pipeline.places import matching, municipalities
 
 EXAMPLES = json.loads(matching.EXAMPLES.read_text(encoding="utf-8"))
 PLACES, CASES = EXAMPLES["lugares"], EXAMPLES["casos"]

@@ -23,8 +23,8 @@ from conftest import AS_OF, MINIMAL, xlsx_text
 from openpyxl import load_workbook
 
 from pipeline.build import build
-from pipeline.publish.provenance import moment_text
-from pipeline.settings import Settings
+from pipeline.contract.clock import moment_text
+from pipeline.contract.settings import Settings
 
 FORMULA = re.compile(r"^[=+\-@\t\r]")
 
@@ -367,9 +367,9 @@ def test_the_downloads_are_the_same_bytes_however_the_rows_are_chunked(tmp_path,
     second way, over many chunks, missing values included: the files must not change."""
     from pipeline import SAMPLE_DIR
     from pipeline.build import check
+    from pipeline.contract.schema import load_schema
     from pipeline.derive import derive
     from pipeline.publish import publish, tabular
-    from pipeline.schema import load_schema
 
     schema = load_schema()
     report = check(Settings(data=(SAMPLE_DIR,), out=tmp_path / "x", as_of=AS_OF), schema)

@@ -26,8 +26,8 @@ from conftest import MINIMAL, REAL_EXPORT, page_text
 
 from pipeline.adapters.common import TEST_COMPANY_NOTE
 from pipeline.build import build
+from pipeline.contract.settings import Settings
 from pipeline.places import resolve
-from pipeline.settings import Settings
 from pipeline.site.placeholders import NOTE, has_placeholder_times
 
 TEST_CNPJ = "76423366000135"  # EMPRESA TESTE SUPAS, the real export's test company

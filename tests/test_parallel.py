@@ -9,11 +9,11 @@ from datetime import date
 import pytest
 from conftest import MINIMAL
 
-from pipeline import parallel
 from pipeline import validate as validation
 from pipeline.build import build
+from pipeline.contract.settings import Settings, SettingsError
 from pipeline.read import read_source
-from pipeline.settings import Settings, SettingsError
+from pipeline.tools import parallel
 
 
 def _files(folder):

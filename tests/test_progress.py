@@ -2,7 +2,7 @@
 
 import io
 
-from pipeline.progress import BarProgress, LineProgress, for_stream
+from pipeline.tools.progress import BarProgress, LineProgress, for_stream
 
 
 class Terminal(io.StringIO):

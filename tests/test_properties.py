@@ -17,12 +17,12 @@ from conftest import xlsx_text
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pipeline.identifiers import MAX_SLUG, slugify
+from pipeline.contract.identifiers import MAX_SLUG, slugify
+from pipeline.contract.schema import load_schema
 from pipeline.legal.dates import add_business_days, add_days, add_months, add_years, is_business_day
 from pipeline.publish import database, spreadsheet, tabular
 from pipeline.read.source import read_csv_table
 from pipeline.read.writer import write_table
-from pipeline.schema import load_schema
 from pipeline.validate.cells import FIRST_DAY, LAST_DAY, CellError, parse
 
 SCHEMA = load_schema()

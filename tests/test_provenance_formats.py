@@ -21,8 +21,9 @@ import pyarrow.parquet as pq
 import pytest
 from openpyxl import load_workbook
 
+from pipeline.contract.clock import moment_text
 from pipeline.derive.findings import RULES
-from pipeline.publish.provenance import FICTIONAL_LABEL, NOT_COVERED_SENTENCE, PORTAL, Provenance, moment_text
+from pipeline.publish.provenance import FICTIONAL_LABEL, NOT_COVERED_SENTENCE, PORTAL, Provenance
 from pipeline.publish.snippets import snippets, text_columns
 
 UNCOVERED = ("outorgas", "tarifas", "infracoes", "caducidades", "secoes")  # the real export has none of these

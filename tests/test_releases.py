@@ -18,7 +18,7 @@ import pytest
 from conftest import AS_OF, page_text
 
 from pipeline.build import build
-from pipeline.settings import Settings
+from pipeline.contract.settings import Settings
 
 MOMENT = 978_307_200  # 2001-01-01: a date no build gives, to see whether a kept file is re-dated
 

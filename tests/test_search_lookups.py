@@ -1,4 +1,4 @@
-"""The search page's static lookups: names ranked by the rule of pipeline/matching.py (pipeline/site/names.py),
+"""The search page's static lookups: names ranked by the rule of pipeline/places/matching.py (pipeline/site/names.py),
 notice numbers sharded by their last digits (pipeline/site/notices.py), Pagefind's filters, and the
 browser index kept byte-reproducible (pipeline/index/pagefind.py)."""
 

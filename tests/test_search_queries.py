@@ -123,7 +123,7 @@ def test_excerpts_keep_the_spaces_between_words_and_terms(browser, real_search_u
 @pytest.mark.slow
 def test_the_command_line_puts_the_expected_record_first_for_90_percent(real_only_site):
     """The same queries through ``run_search``, what ``python -m pipeline search`` prints from."""
-    from pipeline.query import run_search
+    from pipeline.index.query import run_search
 
     index = real_only_site.parent / "busca"
     results = {}

@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup
 from conftest import AS_OF, MINIMAL
 
 from pipeline.build import build
-from pipeline.settings import Settings
+from pipeline.contract.settings import Settings
 
 
 def soup(site: Path, url: str) -> BeautifulSoup:

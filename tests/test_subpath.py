@@ -16,7 +16,7 @@ import pytest
 from conftest import MINIMAL
 
 from pipeline.build import build
-from pipeline.settings import Settings, SettingsError
+from pipeline.contract.settings import Settings, SettingsError
 from pipeline.site.links import broken_links
 
 REF = re.compile(r'\s(?:href|src|action)="([^"#]*)[^"]*"')

@@ -19,9 +19,9 @@ from conftest import MINIMAL, PROJECT_ROOT, cli, page_text
 
 from pipeline import SAMPLE_DIR
 from pipeline.build import build
+from pipeline.contract.settings import Settings
 from pipeline.legal import outorgas as out
 from pipeline.legal.decree import REVOCATION
-from pipeline.settings import Settings
 
 UNCOVERED_IN_REAL = ["secoes", "outorgas", "tarifas", "tarifas_promocionais", "infracoes", "caducidades"]
 # Every way a page could assert the absence of rows of those tables, as earlier versions wrote it and as

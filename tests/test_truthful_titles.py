@@ -21,7 +21,7 @@ from bs4 import BeautifulSoup
 from conftest import MINIMAL, page_text
 
 from pipeline.build import build
-from pipeline.settings import Settings
+from pipeline.contract.settings import Settings
 from pipeline.site.context import Tally
 from pipeline.site.coverage import NOUNS, Coverage, join
 

@@ -31,7 +31,7 @@ def test_patterns_give_the_contracts_urls():
     ("/linhas/uf/df/", "linha", "12-0140-00", "/linhas/12-0140-00/"),
 ])
 def test_each_record_is_written_and_linked_at_its_kinds_url(site, index, kind, key, url):
-    from pipeline.identifiers import slugify
+    from pipeline.contract.identifiers import slugify
 
     assert urls.url(kind, slug=slugify(key)) == url  # the address a reader sees, spelled out
     assert (site / url.strip("/") / "index.html").is_file()
@@ -65,8 +65,8 @@ def test_pagefind_reads_every_searched_page_and_only_those(site):
 
 
 def test_each_kind_of_record_is_declared_once_and_every_consumer_reads_it(site, schema):
-    """pipeline/kinds.py: a new kind of record page is one declaration plus its template."""
-    from pipeline import kinds
+    """pipeline/contract/kinds.py: a new kind of record page is one declaration plus its template."""
+    from pipeline.contract import kinds
     from pipeline.index import whoosh
     from pipeline.site import RECORD_PAGES
     from pipeline.validate.checks import SLUG_KEYS

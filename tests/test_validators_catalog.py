@@ -39,7 +39,7 @@ from rdflib.namespace import RDF, SH
 
 from pipeline import SAMPLE_DIR
 from pipeline.build import build
-from pipeline.settings import Settings
+from pipeline.contract.settings import Settings
 
 STANDARDS = SHARED / "standards"
 DCAT_AP = STANDARDS / "dcat-ap-3.0.1"

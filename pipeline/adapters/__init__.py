@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .. import PROJECT_ROOT, SAMPLE_DIR
-from ..folders import refusal, staged
+from ..contract.schema import Schema
 from ..places import resolve
-from ..schema import Schema
+from ..tools.folders import refusal, staged
 from . import (
     antt_habilitadas,
     antt_historico,

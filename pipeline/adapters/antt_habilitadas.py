@@ -9,7 +9,7 @@ Decreto nº 952/1993: the validity is published as stated, no rule of the decree
 
 from __future__ import annotations
 
-from ..schema import Schema
+from ..contract.schema import Schema
 from .base import Adapter, Layout, Row
 from .common import parse_date_br
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..schema import Schema, load_schema
+from ..contract.schema import Schema, load_schema
 from .base import Adapter, Layout, Row
 from .common import fold, parse_date_br
 

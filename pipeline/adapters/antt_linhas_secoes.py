@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ..schema import Schema
+from ..contract.schema import Schema
 from .base import Adapter, Layout, Row
 from .common import Ends, fold, parse_place_code
 

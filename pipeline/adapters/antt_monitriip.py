@@ -18,7 +18,7 @@ import os
 import re
 from typing import ClassVar
 
-from ..schema import Schema
+from ..contract.schema import Schema
 from .base import Adapter, Layout, Row
 from .common import parse_place
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from ..schema import Schema, load_schema
+from ..contract.schema import Schema, load_schema
 from .common import (
     Carriers,
     Ends,

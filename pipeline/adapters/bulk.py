@@ -49,8 +49,8 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
+from ..contract.schema import Schema, load_schema
 from ..read.writer import write_table
-from ..schema import Schema, load_schema
 from .base import Adapter, Row
 from .common import (
     _DAMAGED,

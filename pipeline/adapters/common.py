@@ -21,12 +21,12 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
-from ..identifiers import cnpj_is_valid, mask_cpf_in, normalise_cnpj, slugify
-from ..problems import shown
+from ..contract.identifiers import cnpj_is_valid, mask_cpf_in, normalise_cnpj, slugify
+from ..contract.problems import shown
+from ..contract.schema import Schema
 from ..read.provenance import REPORT_NAME, SOURCE_DATE
 from ..read.source import FIELD_LIMIT, csv_error_pt, swallowed_lines
 from ..read.writer import write_table
-from ..schema import Schema
 
 # The 27 federative units. Any other code at the end of a line (``PUERTO SUAREZ(BOL)``) is a country.
 UFS = frozenset("AC AL AM AP BA CE DF ES GO MA MG MS MT PA PB PE PI PR RJ RN RO RR RS SC SE SP TO".split())

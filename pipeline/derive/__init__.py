@@ -11,6 +11,7 @@ from datetime import date
 
 import pandas as pd
 
+from ..contract.schema import Schema
 from ..legal import caducidades as cad
 from ..legal import horarios as hor
 from ..legal import infracoes as inf
@@ -19,7 +20,6 @@ from ..legal import promocoes as promo
 from ..legal.tarifas import FareHistory
 from ..read import SourceTable
 from ..read.source import once_per_value
-from ..schema import Schema
 from . import findings, inconsistencies, joins
 from . import municipios as places
 from .completeness import completeness
@@ -38,7 +38,7 @@ class Derived:
     completeness: dict = field(default_factory=dict)
     # each inconsistency rule (derive/inconsistencies.py) that could not run -> the tables no source covers
     unchecked_inconsistencies: dict[str, list[str]] = field(default_factory=dict)
-    # the tables read a batch at a time (pipeline/batches.py): ``tables`` holds each empty, and this its
+    # the tables read a batch at a time (pipeline/build/batches.py): ``tables`` holds each empty, and this its
     # counts, dates and summaries, each a ``batches.Batched``
     batches: dict = field(default_factory=dict)
 
@@ -159,7 +159,7 @@ def derive(
     fonte = schema.provenance_field["name"]
     sources = {name: t[name][fonte].tolist() for name in schema.tables}
     measured = completeness(accepted, sources, schema, covered)
-    for batched in batches.values():  # measured batch by batch (pipeline/batches.py)
+    for batched in batches.values():  # measured batch by batch (pipeline/build/batches.py)
         batched.add_completeness(measured, covered)
     return Derived(t, as_of, unchecked, measured, unchecked_inconsistencies, batches)
 
@@ -179,7 +179,7 @@ def _published(df: pd.DataFrame, source: SourceTable, table, schema: Schema, fil
 
 def derive_batch(name: str, accepted: SourceTable, schema: Schema, typed_values: dict | None,
                  file_sources: dict[str, str]) -> pd.DataFrame:
-    """One batch of a table read a batch at a time (``x-em-lotes``, pipeline/batches.py), derived as
+    """One batch of a table read a batch at a time (``x-em-lotes``, pipeline/build/batches.py), derived as
     :func:`derive` derives a whole table: typed, its places coded, its source named. Such a table joins no
     other (asserted): its batches are derived before the other tables are."""
     table = schema[name]

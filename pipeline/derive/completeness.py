@@ -4,8 +4,8 @@ completeness to speak of (it reads "não coberto", never 0 %)."""
 
 from __future__ import annotations
 
+from ..contract.schema import Schema
 from ..read import SourceTable
-from ..schema import Schema
 
 
 def column_shares(texts: dict[str, SourceTable], schema: Schema, covered: set[str]) -> dict[str, dict]:

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ..contract.schema import Schema
 from ..legal import caducidades as cad
 from ..legal import outorgas as out
 from ..legal import promocoes as promo
-from ..schema import Schema
 
 
 @dataclass(frozen=True)

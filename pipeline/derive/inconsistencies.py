@@ -16,8 +16,8 @@ from datetime import date
 
 import pandas as pd
 
+from ..contract.schema import Schema
 from ..places import resolve
-from ..schema import Schema
 from .findings import run_covered
 
 

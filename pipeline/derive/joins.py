@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..schema import Schema, Table
+from ..contract.schema import Schema, Table
 
 
 def joined_fields(table: Table) -> list[dict]:

@@ -1,6 +1,6 @@
 """Monitriip's tickets summed per pair of places and month of travel: what a pair's page shows of the
 ``bilhetes`` table (pipeline/site/cities.py). Summed batch by batch as the table is read
-(pipeline/batches.py): eight years of tickets are never whole in memory."""
+(pipeline/build/batches.py): eight years of tickets are never whole in memory."""
 
 from __future__ import annotations
 

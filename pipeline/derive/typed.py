@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import pandas as pd
 
+from ..contract.schema import Table
 from ..read.source import SourceTable, once_per_value
-from ..schema import Table
 from ..validate.cells import PARSERS
 
 # The same parsers validation accepted the cells with (one grammar: pipeline/validate/cells.py). Times

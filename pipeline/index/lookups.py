@@ -1,7 +1,7 @@
 """The records a command-line query names, before the text search's hits, in the order the search page
 gives them (theme/static/js/busca.js): an identifier as typed (``16.624.611/0001-40``, ``01000000``); a
 journey's answer (``sao paulo rio de janeiro``) or the place typed (``santa maria rs``, ``curitba``); then
-the places and carriers whose names match (``gontigo``). The rule is pipeline/matching.py's, applied to
+the places and carriers whose names match (``gontigo``). The rule is pipeline/places/matching.py's, applied to
 the lists the build keeps beside the Whoosh index (:data:`FILE`), the same lists the pages publish
 (``/cidades/index.json``, ``/busca/nomes/``, ``/busca/ids/``)."""
 
@@ -11,8 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from .. import matching
-from ..places import fold
+from ..places import fold, matching
 
 FILE = "nomes.json"
 # Whoosh syntax: a query that names a field, quotes, groups, ranges or operators is the text search's alone

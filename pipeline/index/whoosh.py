@@ -36,10 +36,10 @@ from whoosh.query.qcore import _NullQuery
 from whoosh.searching import TimeLimit
 from whoosh.support.charset import accent_map
 
-from ..folders import staged
-from ..identifiers import format_cnpj
-from ..kinds import RECORD_KINDS
-from ..query import MAX_QUERY, QUERY_SECONDS
+from ..contract.identifiers import format_cnpj
+from ..contract.kinds import RECORD_KINDS
+from ..contract.limits import MAX_QUERY, QUERY_SECONDS
+from ..tools.folders import staged
 
 # descriptive text, folded before stemming: the stemmer sees "goiania" whether "Goiânia" or "goiania" was written
 _TEXT = RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map) | StemFilter(lang="pt")

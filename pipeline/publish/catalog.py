@@ -35,7 +35,7 @@ Inputs shared by the functions:
     per table, its number of rows, only used in the generated description sentence.
 ``facts`` (keyword, optional)
     a :class:`Facts`: what the catalogues state besides the descriptor, each declared once: the settings
-    (contact e-mail, update frequency, VCGE theme: ``pipeline/settings.py``), which sources supply each
+    (contact e-mail, update frequency, VCGE theme: ``pipeline/contract/settings.py``), which sources supply each
     table, and the kept releases (:func:`kept_versions`, the one function here that reads the disk).
 
 Who publishes what, and of when (facts of the sources, never the build's clock):
@@ -71,8 +71,8 @@ from datetime import date
 from pathlib import Path
 from urllib.parse import quote
 
-from ..identifiers import slugify
-from ..settings import EU_FREQUENCY, FREQUENCIES, VCGE_ROAD_TRANSPORT, VCGE_SCHEME, check_email
+from ..contract.identifiers import slugify
+from ..contract.settings import EU_FREQUENCY, FREQUENCIES, VCGE_ROAD_TRANSPORT, VCGE_SCHEME, check_email
 from .datapackage import FICTIONAL_LABEL
 from .provenance import NOT_COVERED_SENTENCE as DESCRIBED_NOT_COVERED
 
@@ -192,7 +192,7 @@ class Facts:
     (:meth:`from_settings`), which sources supply each table, and the kept releases."""
 
     contact_email: str = ""
-    frequency: str = "IRREG"  # a key of pipeline.settings.FREQUENCIES
+    frequency: str = "IRREG"  # a key of pipeline.contract.settings.FREQUENCIES
     vcge_theme: str = VCGE_ROAD_TRANSPORT
     vcge_label: str = "Transporte Rodoviário"
     # table -> names of the sources that supply it (descriptor "sources" names; the build passes

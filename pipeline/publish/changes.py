@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..identifiers import mask_cpf_in
+from ..contract.identifiers import mask_cpf_in
 from ..read.source import FIELD_LIMIT, csv_error_pt
 
 _COUNT = "\x00ocorrencia"  # occurrence number of a repeated row in a table without primaryKey
@@ -41,7 +41,7 @@ class ChangesError(RuntimeError):
 @dataclass
 class Package:
     """A published release: its descriptor and each resource's CSV as a frame of strings, but a table read
-    in batches (pipeline/batches.py), whose CSV is named in ``files`` (a local path or a URL) and compared
+    in batches (pipeline/build/batches.py), whose CSV is named in ``files`` (a local path or a URL) and compared
     as a stream (:func:`compare_streamed`)."""
     where: str
     descriptor: dict
@@ -283,7 +283,7 @@ def derived_fields(*resources) -> set[str]:
 def computed_tables() -> set[str]:
     """The tables the portal makes whole (the schema's ``publishedResources``: achados, inconsistencias,
     municipios, rejeitados): every change in them is recomputed, none is a source's."""
-    from ..schema import load_schema
+    from ..contract.schema import load_schema
 
     return {r["name"] for r in load_schema().descriptor.get("publishedResources", [])}
 
@@ -418,7 +418,7 @@ def _rows_of(source: Path | str, label: str):
 
 
 def _hashed(rows, positions: list[int], others: list[int] | None = None) -> tuple[np.ndarray, ...]:
-    """Two salted 64-bit hashes of each row's cells at ``positions`` (as pipeline/batches.py compares rows),
+    """Two salted 64-bit hashes of each row's cells at ``positions`` (as pipeline/build/batches.py compares rows),
     and with ``others`` a third of its cells there (the recomputed columns: one hash, a difference only)."""
     a, b, d = [], [], []
     for cells in rows:
@@ -538,7 +538,7 @@ class _Reverse:
 
 def compare_streamed(name: str, previous: Package, current_csv: Path, current_columns: list[str],
                      limit: int | None = None, derived=()) -> dict:
-    """:func:`compare`'s entry for a table without a key read in batches (pipeline/batches.py), whose rows
+    """:func:`compare`'s entry for a table without a key read in batches (pipeline/build/batches.py), whose rows
     are matched by the whole row less the ``derived`` columns (and those the previous release marks derived)
     as a multiset, as :func:`_compare_table` matches them, but never held: each row is hashed (two salted
     64-bit hashes of the cells that identify it, one of its derived cells), the rows matched with arrays,
@@ -617,7 +617,7 @@ def compare(previous: Package, current_dir: Path, current_descriptor: dict, limi
     identified by its whole row less the recomputed columns (each row's ``chave`` then holds those cells),
     as a multiset (the n-th copy matches the n-th copy). A removed row is carried whole (``registro``), as
     an added one is. ``resumo`` adds up what the sources changed and what was recomputed, apart."""
-    streamed = streamed or {}  # table -> its entry, made by compare_streamed (pipeline/batches.py)
+    streamed = streamed or {}  # table -> its entry, made by compare_streamed (pipeline/build/batches.py)
     computed = computed_tables() if computed is None else set(computed)
     current_dir = Path(current_dir)
     now = {r["name"]: r for r in current_descriptor["resources"]}

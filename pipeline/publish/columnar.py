@@ -21,7 +21,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from .provenance import ZONE_NAME, Provenance, offset
+from ..contract.clock import ZONE_NAME, offset
+from .provenance import Provenance
 from .tabular import Appended
 
 _TYPES = {
@@ -103,7 +104,7 @@ def write_parquet(df: pd.DataFrame, resource: dict, path: Path, record: Provenan
 
 class ParquetFile(Appended):
     """A table's Parquet file, written a frame at a time (one row group per :data:`ROW_GROUP` rows of each):
-    the whole table at once, or each batch of a table read in batches (pipeline/batches.py). A table with
+    the whole table at once, or each batch of a table read in batches (pipeline/build/batches.py). A table with
     no row still has one, empty, row group. ``record``: the release's provenance, for the file's metadata."""
 
     def __init__(self, resource: dict, path: Path, record: Provenance | None = None):
@@ -125,7 +126,7 @@ class ParquetFile(Appended):
 
 
 def restamp(path: Path, resource: dict, record: Provenance) -> None:
-    """A table written in batches (pipeline/batches.py) has its Parquet file written before the release's
+    """A table written in batches (pipeline/build/batches.py) has its Parquet file written before the release's
     provenance record is known: the same row groups are written again with the record in the file's
     metadata, into a file beside it that then takes its place (a reader
     holding the old file, the workbook's process, still reads it whole)."""
@@ -143,6 +144,6 @@ def restamp(path: Path, resource: dict, record: Provenance) -> None:
 def read_frames(path: Path, rows: int = ROW_GROUP):
     """The table a Parquet file holds, ``rows`` at a time, as frames of the Python values the derive stage
     makes (``date``, ``float``, ``int``, ``str``; None where empty): how the publish stage reads back a table
-    written in batches (pipeline/batches.py) for its SQLite table and its workbook."""
+    written in batches (pipeline/build/batches.py) for its SQLite table and its workbook."""
     for batch in pq.ParquetFile(path).iter_batches(batch_size=rows):
         yield pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in batch.to_pydict().items()})

@@ -34,7 +34,7 @@ from pathlib import Path
 import pandas as pd
 import sqlite_utils
 
-from ..schema import Table
+from ..contract.schema import Table
 from .provenance import NOT_COVERED, NOT_COVERED_TEXT, Provenance, source_text
 from .tabular import Appended, Coded, cell_of, kinds
 
@@ -129,7 +129,7 @@ def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, 
             side = (batched or {}).get(name)
             if side is None:
                 insert(conn, name, fields, (coded or {}).get(name) or Coded(tables[name]))
-            else:  # its rows were written as it was read (pipeline/batches.py): copied over by SQLite itself
+            else:  # its rows were written as it was read (pipeline/build/batches.py): copied over by SQLite itself
                 listed = ", ".join(f'"{n}"' for n, _ in fields)
                 conn.execute("ATTACH DATABASE ? AS lotes", (str(side),))
                 conn.execute(f'INSERT INTO "{name}" ({listed}) SELECT {listed} FROM lotes."{name}" ORDER BY rowid')
@@ -177,7 +177,7 @@ def insert(conn: sqlite3.Connection, name: str, fields: list[tuple[str, str]], t
 
 
 class SideTable(Appended):
-    """A table written in batches (pipeline/batches.py) into a database of its own, beside the release, that
+    """A table written in batches (pipeline/build/batches.py) into a database of its own, beside the release, that
     :func:`write_sqlite` copies into the portal's (``batched``) and that is then removed."""
 
     def __init__(self, resource: dict, path: Path):

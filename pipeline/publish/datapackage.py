@@ -9,11 +9,11 @@ import re
 from datetime import date
 from pathlib import Path
 
-from ..schema import Schema
+from ..contract.clock import DATETIME_SENTENCE, ZONE_NAME
+from ..contract.schema import Schema
 from .provenance import (
     AS_OF_MEANING,
     COVERED,
-    DATETIME_SENTENCE,
     FICTIONAL_LABEL,
     LICENSE,
     MADE,
@@ -21,7 +21,6 @@ from .provenance import (
     NOT_COVERED_SENTENCE,
     NOT_COVERED_TEXT,
     PORTAL,
-    ZONE_NAME,
     TableCoverage,
     rules_sentence,
 )
@@ -125,7 +124,7 @@ def published_descriptor(schema: Schema, as_of: date, sources: list[dict] | None
                 # for the SQLite database and Datasette (pipeline/publish/database.py): the text columns
                 # of its full-text index, and the column that names a row where another table links to it;
                 # whether its records carry the verification code of art. 12 (pipeline/site/verification.py);
-                # and whether it is written a batch at a time (pipeline/batches.py: no full-text index of its own)
+                # and whether it is written a batch at a time (pipeline/build/batches.py: no full-text index of its own)
                 **{k: copy.deepcopy(r[k]) for k in ("x-busca-texto", "x-rotulo", "x-codigo-verificacao", "x-em-lotes")
                    if k in r},
                 **extra,

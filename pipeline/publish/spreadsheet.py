@@ -44,10 +44,11 @@ from xml.sax.saxutils import escape
 
 import pandas as pd
 
-from .. import dictionary
+from ..contract import dictionary
+from ..contract.clock import moment_text, offset_text
 from .archive import member as open_member
 from .archive import write_member
-from .provenance import LICENSE, NOT_COVERED, PORTAL, Provenance, moment_text, offset_text, source_text
+from .provenance import LICENSE, NOT_COVERED, PORTAL, Provenance, source_text
 from .tabular import Coded, cell, kinds, straight
 
 _EPOCH = datetime(1899, 12, 30)  # Excel's day 0 (with its 1900 leap-year quirk, for dates after 1900-03-01)
@@ -179,7 +180,7 @@ def _cell_xml(raw, ftype: str) -> str:
 
 def _moment_xml(raw: datetime) -> str:
     """A date-time: its wall clock in Brasília as a serial number, shown as ISO 8601 with its offset by the
-    number format of that offset (pipeline/publish/provenance.py ``moment_text``: the CSV's spelling)."""
+    number format of that offset (pipeline/contract/clock.py ``moment_text``: the CSV's spelling)."""
     style = _OFFSET_STYLE.get(offset_text(raw))
     if style is None:  # no other offset in Brasília's legal time since 1914; kept as the text every format has
         return _text(moment_text(raw))
@@ -271,7 +272,7 @@ def dictionary_rows(resource: dict) -> list[list[str]]:
     return rows
 
 
-# a date-time as the downloads write it (pipeline/publish/provenance.py moment_text)
+# a date-time as the downloads write it (pipeline/contract/clock.py moment_text)
 DATETIME_WORDS = "data e hora com o deslocamento de Brasília (AAAA-MM-DDTHH:MM:SS-03:00; -02:00 no horário de verão)"
 
 

@@ -6,7 +6,7 @@ prefixed with ``'`` so that a spreadsheet shows them as text instead of running 
 schema) prints in CSV with two decimals always (``255.00``, ``137.70``), so a column reads the same in
 every row and no tool drops the cents. A date-time has one spelling in every download, ISO 8601 with seconds
 and the offset of Brasília's legal time (``2026-03-02T14:30:00-03:00``; -02:00 in the summers that had a
-summer time: pipeline/publish/provenance.py ``moment_text``).
+summer time: pipeline/contract/clock.py ``moment_text``).
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..dictionary import MONEY, kind
-from ..schema import Schema
+from ..contract.clock import moment_text
+from ..contract.dictionary import MONEY, kind
+from ..contract.schema import Schema
 from ..validate import Report
-from .provenance import moment_text
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -34,7 +34,7 @@ def neutralise(text: str) -> str:
 
 
 def kinds(resource: dict) -> list[tuple[str, str]]:
-    """``(name, kind)`` of each published field (:func:`pipeline.dictionary.kind`)."""
+    """``(name, kind)`` of each published field (:func:`pipeline.contract.dictionary.kind`)."""
     return [(f["name"], kind(f)) for f in resource["schema"]["fields"]]
 
 
@@ -224,7 +224,7 @@ class Appended:
 
 class CsvFile(Appended):
     """A table's CSV, written a frame at a time (:meth:`add`): the whole table at once, or each batch of a
-    table read in batches (pipeline/batches.py); the same bytes either way."""
+    table read in batches (pipeline/build/batches.py); the same bytes either way."""
 
     def __init__(self, resource: dict, path: Path):
         self.fields = kinds(resource)

@@ -20,8 +20,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..identifiers import mask_cpf, slugify
-from ..settings import SettingsError
+from ..contract.identifiers import mask_cpf, slugify
+from ..contract.settings import SettingsError
 
 UNDECLARED = "fonte não declarada"
 REPORT_NAME = "ingest-report.json"  # an ingested folder's report (pipeline/adapters writes it), published beside it
@@ -47,7 +47,7 @@ class Source:
     relatorio: Path | None = field(default=None, compare=False)  # the adapter's ingest-report.json
     # the descriptor's keys whose text held a CPF, masked here (LGPD); validation refuses or warns
     mascarados: tuple[str, ...] = field(default=(), compare=False)
-    # the nightly job could not update the source (pipeline/nightly.py): when, why, and since when this copy
+    # the nightly job could not update the source (pipeline/nightly/__init__.py): when, why, and since when this copy
     # is the one it has (its descriptor's "x-atualizacao-falhou": {"em", "motivo", "copia_de"})
     falha_em: str = ""
     falha_motivo: str = ""
@@ -110,8 +110,8 @@ class Source:
         return d
 
 
-STALE = "x-atualizacao-falhou"  # a source entry's key: the nightly job kept its last good copy (pipeline/nightly.py)
-GAPS = "x-lacunas"  # a source entry's key: the months of its series its catalogue lacks (pipeline/nightly.py)
+STALE = "x-atualizacao-falhou"  # a source entry's key: the nightly job kept its last good copy (pipeline/nightly/__init__.py)
+GAPS = "x-lacunas"  # a source entry's key: the months of its series its catalogue lacks (pipeline/nightly/__init__.py)
 _MONTH = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])\Z")
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 

@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..contract.problems import Problem
+from ..contract.schema import Schema, Table
 from ..legal import enquadramentos
-from ..problems import Problem
-from ..schema import Schema, Table
 from .provenance import DECREE_SOURCE, Source, sources_of
 
 
@@ -102,7 +102,7 @@ class SourcePackage:
     # table -> {"lidas": data rows in its files, "duplicadas": rows a later source repeats (same key)}
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
     # a table read a batch at a time (``x-em-lotes``) -> its files, (path, as shown), in the folders' order:
-    # its rows are read by pipeline/batches.py, and ``tables`` holds it empty
+    # its rows are read by pipeline/build/batches.py, and ``tables`` holds it empty
     batched: dict[str, list[tuple[Path, str]]] = field(default_factory=dict)
 
 
@@ -427,7 +427,7 @@ def read_source(
                 shown = f"{src.pasta}/{path.relative_to(folder.resolve()).as_posix()}"
                 coverage[name].append(src.id)
                 file_sources[shown] = src.id
-                if table.batched:  # read later, a batch at a time (pipeline/batches.py)
+                if table.batched:  # read later, a batch at a time (pipeline/build/batches.py)
                     batched.setdefault(name, []).append((path, shown))
                     continue
                 part, found = read_csv_table(table, path, shown)

@@ -32,11 +32,11 @@ from datetime import date
 from pathlib import Path
 
 from .. import SCHEMA_PATH
-from ..folders import refusal, staged
+from ..contract.schema import load_schema
+from ..contract.settings import SettingsError
 from ..legal.enquadramentos import rows as enquadramento_rows
 from ..read.writer import write_table
-from ..schema import load_schema
-from ..settings import SettingsError
+from ..tools.folders import refusal, staged
 from . import scenarios
 from .caducidades import rows_caducidades
 from .carriers import rows_transportadoras

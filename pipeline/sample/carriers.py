@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import date
 
-from ..identifiers import cnpj_check_digits
+from ..contract.identifiers import cnpj_check_digits
 from .helpers import rand_date
 from .places import MUNICIPIOS
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from ..contract.schema import load_schema
 from ..legal.tarifas import FareHistory
-from ..schema import load_schema
 from .helpers import money, rand_date
 from .lines import Line, sections
 from .outorgas import Outorga

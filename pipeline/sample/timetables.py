@@ -9,8 +9,8 @@ import random
 from collections.abc import Iterator
 from datetime import date
 
+from ..contract.schema import Schema
 from ..legal.outorgas import in_force_on
-from ..schema import Schema
 from .fares import FareKey
 from .lines import Line
 from .outorgas import Outorga

@@ -13,9 +13,10 @@ import orjson
 from pelican import signals
 from pelican.generators import Generator
 
-from .. import dictionary, parallel
-from ..identifiers import slugify
-from ..kinds import RECORD_KINDS as DECLARED_KINDS
+from ..contract import dictionary
+from ..contract.identifiers import slugify
+from ..contract.kinds import RECORD_KINDS as DECLARED_KINDS
+from ..contract.limits import MAX_QUERY
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import BROWSER as CALCULATORS
@@ -23,7 +24,7 @@ from ..legal.passageiros import SUMMARIES
 from ..publish import formats, formats_note, hosting, spreadsheet
 from ..publish.provenance import Provenance
 from ..publish.snippets import snippets
-from ..query import MAX_QUERY
+from ..tools import parallel
 from . import charts, datafiles, feeds, identifiers, names, notices, timetable, urls, verification
 from .context import SiteData
 from .filters import FILTERS
@@ -95,7 +96,7 @@ def template_globals(data: SiteData) -> dict:
         "dias_da_semana": data.schema["horarios"].fields_in_group("dia_da_semana"),
         # links to records the template has only by key, and to the answer for a pair of places
         "url_de": lambda kind, key: urls.url(kind, slug=slugify(key)),
-        # the page of a table's record, when the table's records have pages (pipeline/kinds.py); else None
+        # the page of a table's record, when the table's records have pages (pipeline/contract/kinds.py); else None
         "url_do_registro": lambda table, key: urls.url(KIND_OF_TABLE[table], slug=slugify(key))
         if table in KIND_OF_TABLE else None,
         "url_par": urls.pair,
@@ -107,7 +108,7 @@ def template_globals(data: SiteData) -> dict:
         "formatos_nota": lambda name: formats_note(data.rows(name) if name in data.tables else 0),
         "limite_no_site": hosting.ON_PAGES_MAX_BYTES,  # shown with the filter tamanho
         "linhas_de_planilha": spreadsheet.MAX_ROWS,
-        # the data dictionary in words (pipeline/dictionary.py)
+        # the data dictionary in words (pipeline/contract/dictionary.py)
         "tipo_em_palavras": dictionary.type_in_words,
         "regras_em_palavras": dictionary.rules_in_words,
         "rotulos_do_campo": dictionary.labels,
@@ -157,7 +158,7 @@ class PortalGenerator(Generator):
         html = spaced(self.get_template(template).render(context))
         target.write_text(html, encoding="utf-8")
         search_pages = self.settings.get("PORTAL_SEARCH_PAGES")
-        # what Pagefind reads of it: the index stage's reads(), handed over by the build (pipeline/build.py)
+        # what Pagefind reads of it: the index stage's reads(), handed over by the build (pipeline/build/__init__.py)
         if search_pages and urls.searched(url + "index.html"):
             copy = Path(search_pages) / url / "index.html"
             copy.parent.mkdir(parents=True, exist_ok=True)
@@ -174,7 +175,7 @@ class HomeGenerator(PortalGenerator):
         self.page("", "index")
 
 
-# The kinds of record with a page of their own (pipeline/kinds.py; the kind is also the template's name
+# The kinds of record with a page of their own (pipeline/contract/kinds.py; the kind is also the template's name
 # and the record's name inside it) and the SiteData list of the records.
 RECORD_PAGES = [(k.name, k.records) for k in DECLARED_KINDS]
 KIND_OF_TABLE = {k.table: k.name for k in DECLARED_KINDS}
@@ -295,7 +296,7 @@ class DataGenerator(PortalGenerator):
     written, beside the pages, by other processes (pipeline/publish). They are rendered now, so that the
     search and the sitemap find them, and again when the release is complete: the build calls the
     functions this generator leaves in the setting ``PORTAL_LATE`` with the release
-    (pipeline/build.py, ``_release``)."""
+    (pipeline/build/__init__.py, ``_release``)."""
 
     def generate_output(self, writer):
         self.data_pages(None)

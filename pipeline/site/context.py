@@ -13,12 +13,12 @@ from functools import cached_property
 
 import pandas as pd
 
+from ..contract.identifiers import slugify
+from ..contract.kinds import BY_NAME
+from ..contract.schema import Schema
 from ..derive import Derived
-from ..identifiers import slugify
-from ..kinds import BY_NAME
 from ..legal import DECREE_PUBLICATION
 from ..read.provenance import Source
-from ..schema import Schema
 from ..validate import Report
 from . import notices, urls, verification
 from .cities import arrange_cities, collation_key, tickets_by_pair
@@ -124,7 +124,7 @@ class SiteData:
     completeness: dict = field(default_factory=dict)
     decree_publication: date = DECREE_PUBLICATION
     lines_published: dict[str, dict[str, str]] = field(default_factory=dict)  # table -> key -> its CSV line
-    # a table read in batches (pipeline/batches.py) -> its ``batches.Batched``: its count, its first rows and
+    # a table read in batches (pipeline/build/batches.py) -> its ``batches.Batched``: its count, its first rows and
     # its summary for the pages (tickets per pair and month); ``tables`` holds it empty
     batches: dict = field(default_factory=dict)
 
@@ -153,7 +153,7 @@ class SiteData:
         return df.head(1000) if df is not None else None
 
     def summary(self, name: str):
-        """A table read in batches summed for the pages (pipeline/batches.py ``SUMMARIES``), None if not one."""
+        """A table read in batches summed for the pages (pipeline/build/batches.py ``SUMMARIES``), None if not one."""
         return self.batches[name].summary if name in self.batches else None
 
     @cached_property
@@ -238,7 +238,7 @@ class SiteData:
         t = self.tables
 
         def linked(kind: str, *lists: str) -> dict[str, Record]:
-            """The records of a kind with a page (pipeline/kinds.py), by key, each with its slug, its url and a
+            """The records of a kind with a page (pipeline/contract/kinds.py), by key, each with its slug, its url and a
             new empty list under each name of ``lists``."""
             k = BY_NAME[kind]
             return {r[k.key]: _linked(r, kind, r[k.key], **{name: [] for name in lists}) for r in _records(t[k.table])}

@@ -1,6 +1,6 @@
 """The JSON files the pages' scripts read, as jobs the page stage splits over its workers with the pages:
 the "De ... Para ..." form's places and answers (pipeline/site/cities.py), the constants of the rule that
-matches names as typed (pipeline/matching.py), the lines' filters
+matches names as typed (pipeline/places/matching.py), the lines' filters
 (pipeline/site/indexes.py), the verification codes of art. 12 (pipeline/site/verification.py) and the
 identifiers as typed (pipeline/site/identifiers.py). Each job returns ``{path under the site: value}``."""
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from ..identifiers import slugify
-from ..matching import rules
+from ..contract.identifiers import slugify
+from ..places.matching import rules
 from . import identifiers, names, notices, urls, verification
 from .cities import answers_json, index_json
 from .indexes import lines_json

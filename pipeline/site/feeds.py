@@ -13,7 +13,7 @@ and time). A finding whose record has no such date (none today: the schema requi
 by ``--as-of``, the date of the calculations that found it, and its summary says so. A feed's date is its
 newest entry's, or ``--as-of`` when it has none. A date is the day's midnight in Brasília's legal time, an
 infraction's date-time its wall-clock time there, with the offset (``-03:00``, ``-02:00`` in the summers of
-horário de verão), as every download writes them (pipeline/publish/provenance.py ``local_moment``): a
+horário de verão), as every download writes them (pipeline/contract/clock.py ``local_moment``): a
 midnight written in UTC would show the day before in Brazil. Entries are sorted newest first, then by key
 (the findings by rule, key, table, description).
 
@@ -50,9 +50,9 @@ from pathlib import Path
 
 from feedgenerator import Atom1Feed
 
-from ..identifiers import slugify
+from ..contract.clock import local_moment
+from ..contract.identifiers import slugify
 from ..publish.datapackage import FICTIONAL_LABEL, LICENSE, PORTAL
-from ..publish.provenance import local_moment
 from ..read.provenance import STALE
 from .coverage import NOUNS, PHRASES, join
 from .filters import data_br, numero, reais

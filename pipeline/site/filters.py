@@ -6,7 +6,7 @@ import re
 from datetime import date, datetime
 from functools import lru_cache, wraps
 
-from ..identifiers import format_cnpj, slugify
+from ..contract.identifiers import format_cnpj, slugify
 
 
 def data_br(value) -> str:

@@ -5,7 +5,7 @@ in ``/busca/ids/<first two characters>.json``, which the search page and the 404
 
 from __future__ import annotations
 
-from ..kinds import RECORD_KINDS
+from ..contract.kinds import RECORD_KINDS
 from ..places import fold
 
 
@@ -17,7 +17,7 @@ def key(typed: str) -> str:
 
 def shards(data) -> dict[str, dict[str, list[str]]]:
     """``{first two characters: {key: [url, label, kind]}}`` for the kinds looked up by identifier
-    (pipeline/kinds.py ``lookup_label``: lines, carriers, outorgas and caducidades)."""
+    (pipeline/contract/kinds.py ``lookup_label``: lines, carriers, outorgas and caducidades)."""
     out: dict[str, dict[str, list[str]]] = {}
     entries = [(x[k.key], x["url"], k.lookup_label.format_map(x), k.lookup_type)
                for k in RECORD_KINDS if k.lookup_label for x in getattr(data, k.records)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..identifiers import slugify
+from ..contract.identifiers import slugify
 from . import urls
 from .cities import collation_key, ligacao
 

@@ -3,14 +3,14 @@ the page of Brasília (DF) before Brasília de Minas, ``goiania`` the page of Go
 merely mention it. The search page (``theme/static/js/busca.js``) reads ``/busca/nomes/<xx>.json``, where ``xx``
 is the first two characters of one word of the name as :func:`~pipeline.places.fold` writes it
 (``AUTO VIACAO 1001 LTDA`` is in ``AU``, ``VI``, ``10`` and ``LT``), and ranks them before Pagefind's
-results by the rule of pipeline/matching.py (:func:`rank`; ``nomes.js`` in the browser): the name itself,
+results by the rule of pipeline/places/matching.py (:func:`rank`; ``nomes.js`` in the browser): the name itself,
 then names that begin with what was typed, then the others, then names mistyped within two errors
 (``gontigo``); equal matches by how many lines the place or carrier has."""
 
 from __future__ import annotations
 
-from ..matching import rank_names
 from ..places import fold
+from ..places.matching import rank_names
 
 # what a name leads to, as the search page labels it
 CITY, CARRIER = "Cidade", "Transportadora"

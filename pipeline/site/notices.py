@@ -16,7 +16,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..identifiers import slugify
+from ..contract.identifiers import slugify
 from ..publish.tabular import Coded, cell
 from . import urls
 from .filters import clausula_url

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..kinds import RECORD_KINDS
+from ..contract.kinds import RECORD_KINDS
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class Kind:
 
 
 KINDS: dict[str, Kind] = {
-    # the record pages, as pipeline/kinds.py declares them
+    # the record pages, as pipeline/contract/kinds.py declares them
     **{k.name: Kind(k.pattern, glob=k.glob) for k in RECORD_KINDS},
     # the answer for a pair of places; "para" is the other place's slug with "-" for "/"
     "cidade_para": Kind("cidades/{slug}/para/{para}/"),

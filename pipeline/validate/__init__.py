@@ -11,11 +11,11 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from .. import parallel
-from ..problems import TYPE_NAMES, Problem
+from ..contract.problems import TYPE_NAMES, Problem
+from ..contract.schema import Schema
 from ..read import SourcePackage, SourceTable
 from ..read.provenance import Source
-from ..schema import Schema
+from ..tools import parallel
 from . import screen
 from .checks import mask_personal_data, run_checks
 
@@ -51,7 +51,7 @@ class Report:
     typed_values: dict[str, dict[str, dict]] = field(default_factory=dict, repr=False, compare=False)
     # rows accepted per table, kept when the rows themselves are let go (let_rows_go)
     accepted_counts: dict[str, int] = field(default_factory=dict)
-    # the tables read a batch at a time (pipeline/batches.py): table -> batches.Batched
+    # the tables read a batch at a time (pipeline/build/batches.py): table -> batches.Batched
     batches: dict = field(default_factory=dict, repr=False, compare=False)
 
     def let_rows_go(self) -> None:

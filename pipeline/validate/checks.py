@@ -1,7 +1,7 @@
 """The portal's own named checks: rules of the contract that a Table Schema cannot express.
 
 Each check is a function ``(tables, schema) -> list[Problem]`` registered in :data:`CHECKS` with its
-rule slug; the message templates live in :mod:`pipeline.problems`. They look only at cells that
+rule slug; the message templates live in :mod:`pipeline.contract.problems`. They look only at cells that
 passed their Frictionless type and pattern, so one bad cell is reported once.
 """
 
@@ -11,18 +11,18 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from ..identifiers import MAX_SLUG, cnpj_is_valid, has_any_cpf, has_cpf, mask_cpf, slugify
-from ..kinds import RECORD_KINDS
-from ..problems import Problem
+from ..contract.identifiers import MAX_SLUG, cnpj_is_valid, has_any_cpf, has_cpf, mask_cpf, slugify
+from ..contract.kinds import RECORD_KINDS
+from ..contract.problems import Problem
+from ..contract.schema import Schema
 from ..read import SourceTable
-from ..schema import Schema
 from .cells import CellError, blank, parse
 
 Tables = dict[str, SourceTable]
 CHECKS: dict[str, Callable[[Tables, Schema], list[Problem]]] = {}
 
 # Text columns whose values become URL slugs (data contract, "Stable URLs").
-# the key of each source table whose records have a page: it becomes the page's address (pipeline/kinds.py)
+# the key of each source table whose records have a page: it becomes the page's address (pipeline/contract/kinds.py)
 SLUG_KEYS = {k.table: k.key for k in RECORD_KINDS if k.table != "municipios"}
 _DECIMAL2 = re.compile(r"-?[0-9]+(\.[0-9]{1,2})?\Z")
 
@@ -292,7 +292,7 @@ def mask_personal_data(tables: Tables, schema: Schema) -> tuple[Tables, list[Pro
 
 def run_checks(tables: Tables, schema: Schema) -> list[Problem]:
     """Every check over ``tables``; a table not given is empty (a batch of a table read in batches is
-    validated alone, pipeline/batches.py)."""
+    validated alone, pipeline/build/batches.py)."""
     tables = _Complete(tables, schema)
     problems: list[Problem] = []
     for fn in CHECKS.values():

@@ -194,7 +194,7 @@ def fast(tables: Tables, schema, keep: dict | None = None) -> list[Located]:
     ``keep``, when given, receives per table and field (of :data:`KEPT_TYPES`) each distinct text's
     typed value as Frictionless read it: the derive stage reuses them (pipeline/derive/typed.py)."""
     descriptor = schema.source_descriptor()
-    # the tables given (all of them, but for a batch of a table read in batches: pipeline/batches.py)
+    # the tables given (all of them, but for a batch of a table read in batches: pipeline/build/batches.py)
     resources = {r["name"]: r for r in descriptor["resources"] if r["name"] in tables}
     typed = {name: _Typed(tables[name], r["schema"]) for name, r in resources.items()}
     if keep is not None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.schema import load_schema
+from pipeline.contract.schema import load_schema
 
 SCHEMA = load_schema()
 REJECTS, FAILS, ACCEPTS, MASKS = "rejeita", "falha", "aceita", "mascara"

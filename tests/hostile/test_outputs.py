@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from conftest import MINIMAL, PROJECT_ROOT
 
-from pipeline import folders
 from pipeline.__main__ import main
-from pipeline.settings import Settings
+from pipeline.contract.settings import Settings
+from pipeline.tools import folders
 
 AS_OF = "2026-06-30"
 
@@ -228,7 +228,7 @@ def test_a_nightly_job_stops_when_its_site_or_state_is_being_written(locked, tmp
 
 HOLDER = """
 import sys, time
-from pipeline import folders
+from pipeline.tools import folders
 with folders.exclusive(sys.argv[1]):
     print("preso", flush=True)
     time.sleep(60)
@@ -339,7 +339,7 @@ def test_a_lock_that_is_not_a_regular_file_is_refused(tmp_path, capsys):
 
 FORKER = """
 import os, sys, time
-from pipeline import folders
+from pipeline.tools import folders
 with folders.exclusive(sys.argv[1]):
     child = os.fork()
     if child == 0:  # a worker, as the page stage and the downloads fork them

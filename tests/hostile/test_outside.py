@@ -15,11 +15,11 @@ from conftest import MINIMAL, page_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline import identifiers
 from pipeline.build import BuildError, build
+from pipeline.contract import identifiers
+from pipeline.contract.settings import Settings
 from pipeline.publish.changes import ChangesError, load_previous
 from pipeline.read import read_source
-from pipeline.settings import Settings
 from pipeline.validate import validate
 
 AS_OF = date(2026, 6, 30)
@@ -444,7 +444,7 @@ def test_a_long_search_query_is_refused_at_once(whoosh_index, capsys):
     import time
 
     from pipeline import __main__ as cli
-    from pipeline.query import MAX_QUERY
+    from pipeline.contract.limits import MAX_QUERY
 
     started = time.perf_counter()
     assert cli.main(["search", "caldas " * 15_000, "--index", str(whoosh_index)]) == 2
@@ -454,7 +454,7 @@ def test_a_long_search_query_is_refused_at_once(whoosh_index, capsys):
 
 
 def test_the_search_boxes_take_at_most_the_longest_query(whoosh_index):
-    from pipeline.query import MAX_QUERY
+    from pipeline.contract.limits import MAX_QUERY
 
     site = whoosh_index.parent / "site"
     for page in ("index.html", "busca/index.html", "404.html"):

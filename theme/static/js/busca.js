@@ -96,7 +96,7 @@
     var more = document.getElementById("mais-resultados");
     var noticeBox = document.getElementById("auto-encontrado");
     var params = new URLSearchParams(window.location.search);
-    // a longer query than the box takes (its maxlength, pipeline/query.py MAX_QUERY) is cut as the box would
+    // a longer query than the box takes (its maxlength, pipeline/index/query.py MAX_QUERY) is cut as the box would
     input.value = (params.get("q") || "").slice(0, input.maxLength > 0 ? input.maxLength : undefined);
     var pagefind = null, pending = [], exactUrls = {}, run = 0, rulesLoaded = null;
 

@@ -1,5 +1,5 @@
 // Names as people type them, matched to what they mean: a place, a journey between two, a carrier.
-// The twin of pipeline/matching.py, applying its constants (/busca/regras.json) to /cidades/index.json;
+// The twin of pipeline/places/matching.py, applying its constants (/busca/regras.json) to /cidades/index.json;
 // the same worked examples (pipeline/places/exemplos-busca.json) test both (tests/test_matching.py).
 // Needs comum.js (window.portal.fold).
 (function () {
@@ -31,7 +31,7 @@
     return prev[b.length] <= limit ? prev[b.length] : limit + 1;
   }
 
-  // [level, errors, rank within them], or null: as pipeline/matching.py compare()
+  // [level, errors, rank within them], or null: as pipeline/places/matching.py compare()
   function compare(typed, spelling, rules) {
     var words = spelling.split(" ");
     if (typed.join(" ") === spelling) { return [EXACT, 0, 0]; }
@@ -54,7 +54,7 @@
     return false;
   }
 
-  // {items, level, unique, spelling, uf}: as pipeline/matching.py rank()
+  // {items, level, unique, spelling, uf}: as pipeline/places/matching.py rank()
   function rank(typed, candidates, rules, uf) {
     var nickname = rules.apelidos[typed.join(" ")], scored = [];
     candidates.forEach(function (c, position) {
@@ -93,7 +93,7 @@
     return text.split("").map(function (ch) { return ch.normalize("NFKD").charAt(0) || ch; }).join("");
   }
 
-  // [[left, right]...], and whether the person marked the division: as pipeline/matching.py _splits()
+  // [[left, right]...], and whether the person marked the division: as pipeline/places/matching.py _splits()
   function splits(text, rules) {
     var folded = fold(text), out = [];
     var leadingDe = folded.indexOf("DE ") === 0 && folded.split(" ").length > 2;
@@ -114,7 +114,7 @@
     return words.length > 1 && rules.artigos.indexOf(fold(words[0])) >= 0 ? words.slice(1).join(" ") : side;
   }
 
-  // [origin, destination] when typed is a journey, else null: as pipeline/matching.py find_journey()
+  // [origin, destination] when typed is a journey, else null: as pipeline/places/matching.py find_journey()
   function findJourney(places, typed, rules) {
     var whole = findPlace(places, typed, rules);
     if (whole.items.length && whole.level === EXACT) { return null; }
@@ -137,7 +137,7 @@
   }
 
   // what to say where no line links two places, a same-state trip saying whose service it is: as
-  // pipeline/matching.py no_line()
+  // pipeline/places/matching.py no_line()
   function noLine(de, para, rules) {
     function fill(text) {
       return text.replace(/\{de\}/g, de.nome + " (" + de.uf + ")").replace(/\{para\}/g, para.nome + " (" + para.uf + ")")

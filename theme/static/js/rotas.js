@@ -1,5 +1,5 @@
 // "De ... Para ...": answers in the page from /cidades/index.json and the pair's own small JSON
-// (pipeline/site/cities.py). Places are found however typed by the rule of nomes.js (pipeline/matching.py):
+// (pipeline/site/cities.py). Places are found however typed by the rule of nomes.js (pipeline/places/matching.py):
 // accents, nicknames, "cidade uf", typing errors ("Você quis dizer"), a journey typed in "De" alone.
 // Every value is set as text, never as HTML.
 (function () {

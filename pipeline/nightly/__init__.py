@@ -5,7 +5,7 @@ their dates, rows per table, errors, findings, timings) is written as a file and
 Actions it also goes to the job's summary.
 
 Each source is a fixed file or a dataset of the regulator's catalogue, whose page lists this month's file
-(``pipeline/catalogue.py``); files come through ``pipeline/download.py`` (urllib3 with its ``Retry``, the
+(``pipeline/nightly/catalogue.py``); files come through ``pipeline/nightly/download.py`` (urllib3 with its ``Retry``, the
 catalogue's ``robots.txt`` and crawl delay honoured). A source is updated only when its new files were
 downloaded whole, ingested with rows, valid, and did not lose more than ``perda_maxima`` of the rows of
 its last good copy (:func:`update`); otherwise that copy is published, and every page that shows its
@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from . import PROJECT_ROOT
-from .folders import OWNED_MARKER, exclusive, overlap, refusal, swap_into_place
-from .progress import LineProgress, Progress
+from .. import PROJECT_ROOT
+from ..tools.folders import OWNED_MARKER, exclusive, overlap, refusal, swap_into_place
+from ..tools.progress import LineProgress, Progress
 
 
 class NightlyError(RuntimeError):
@@ -146,7 +146,7 @@ def load_config(path: Path, **overrides) -> NightlyConfig:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise NightlyError(f"não foi possível ler {path}: {exc}") from None
-    from .adapters import ADAPTERS
+    from ..adapters import ADAPTERS
 
     def refuse(why: str):
         raise NightlyError(f"{path}: {why}")
@@ -209,7 +209,7 @@ def load_config(path: Path, **overrides) -> NightlyConfig:
     if reason:
         raise NightlyError(reason)
     # the sub-path and the address reach the build only after the downloads: checked now, as the build checks them
-    from .settings import Settings, SettingsError
+    from ..contract.settings import Settings, SettingsError
 
     try:
         checked = Settings(data=(PROJECT_ROOT,), base_path=values.get("base_path", ""),
@@ -316,11 +316,11 @@ def update(spec: SourceSpec, config: NightlyConfig, client) -> Outcome:
     with rows and valid, and did not lose more than ``perda_maxima`` of the rows of the last good copy.
     Otherwise the last good copy stays, marked with the date and cause of the failure for every page that
     shows its data (``provenance.STALE``); with none, the source is left out."""
-    from .adapters import IngestError, SourceOptions, ingest
-    from .build import check
+    from ..adapters import IngestError, SourceOptions, ingest
+    from ..build import check
+    from ..contract.settings import Settings, SettingsError
     from .catalogue import CatalogueError
     from .download import DownloadError, NotModified
-    from .settings import Settings, SettingsError
 
     folder = config.state / spec.nome
     good, kept, attempt = folder / "pacote", folder / "arquivos", folder / ".tentativa"
@@ -425,7 +425,7 @@ def _month_br(period: str) -> str:
 def _mark_gaps(package: Path, gaps: list[str]) -> None:
     """The months of the series the catalogue lacks, in the package's source entry (``provenance.GAPS``):
     every page that names the source says so."""
-    from .read.provenance import GAPS
+    from ..read.provenance import GAPS
 
     path = package / "datapackage.json"
     descriptor = json.loads(path.read_text(encoding="utf-8"))
@@ -460,7 +460,7 @@ def _write_state(folder: Path, outcome: Outcome, as_of: date, updated: str) -> N
 
 
 def _mark_stale(package: Path, as_of: date, reason: str, since: str) -> None:
-    from .read.provenance import STALE
+    from ..read.provenance import STALE
 
     path = package / "datapackage.json"
     descriptor = json.loads(path.read_text(encoding="utf-8"))
@@ -469,7 +469,7 @@ def _mark_stale(package: Path, as_of: date, reason: str, since: str) -> None:
 
 
 def _clear_stale(package: Path) -> None:
-    from .read.provenance import STALE
+    from ..read.provenance import STALE
 
     path = package / "datapackage.json"
     descriptor = json.loads(path.read_text(encoding="utf-8"))
@@ -583,11 +583,11 @@ def state_refusal(state: Path) -> str | None:
 
 
 def _run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
-    from . import SAMPLE_DIR
-    from .build import BuildError, build
+    from .. import SAMPLE_DIR
+    from ..build import BuildError, build
+    from ..contract.settings import Settings
+    from ..site.links import broken_links
     from .download import USER_AGENT, Client, user_agent
-    from .settings import Settings
-    from .site.links import broken_links
 
     progress = progress or LineProgress(io.StringIO())  # timings for the summary, nothing printed
     summary = Summary(configured=len(config.sources))
@@ -642,7 +642,7 @@ def _run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
             _publish(candidate, config.out)
         summary.published = True
     except (NightlyError, OSError) as exc:  # the summary so far goes with the failure, to be written
-        from .problems import os_reason
+        from ..contract.problems import os_reason
 
         summary.failure = str(exc) if isinstance(exc, NightlyError) else os_reason(exc)
         exc.summary = summary
@@ -671,7 +671,7 @@ def _publish(candidate: Path, out: Path) -> None:
 
 def _copy_reason(exc: OSError) -> str:
     """What stopped a copy, in words: shutil.copytree gathers its files' errors in one ``shutil.Error``."""
-    from .problems import os_reason
+    from ..contract.problems import os_reason
 
     if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list) and exc.args[0]:
         first = exc.args[0][0]

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from . import PROJECT_ROOT, SAMPLE_DIR
-from .folders import overlap, refusal
-from .parallel import workers_default
+from .. import PROJECT_ROOT, SAMPLE_DIR
+from ..tools.folders import overlap, refusal
+from ..tools.parallel import workers_default
 
 BASE_PATH = re.compile(r"(/[A-Za-z0-9._~-]+)*")  # a sub-path the site is served from: "" or /portal
 # where it is published: the host and port are checked apart (check_host), with their own messages

@@ -89,7 +89,7 @@ def example(field: dict, values) -> str:
             if isinstance(v, bool):
                 return "true" if v else "false"
             if kind(field) == "datetime" and hasattr(v, "hour"):
-                from .publish.provenance import moment_text  # the downloads' one spelling
+                from .clock import moment_text
 
                 return moment_text(v)
             return v.isoformat() if hasattr(v, "isoformat") else str(v)

@@ -30,17 +30,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .problems import Problem
-from .read import SourcePackage, SourceTable
-from .read.source import read_csv_batches
-from .schema import Schema
+from ..contract.problems import Problem
+from ..contract.schema import Schema
+from ..read import SourcePackage, SourceTable
+from ..read.source import read_csv_batches
 
 HEAD_ROWS = 1_000  # the first rows kept whole, for the examples of the data dictionary
 BATCH_ROWS = 50_000  # under validate.PARALLEL_ROWS: a batch's checks run in this process, with no fork
 
 
 def _tickets_summary(df: pd.DataFrame) -> pd.DataFrame:
-    from .derive.tickets import summary
+    from ..derive.tickets import summary
 
     return summary(df)
 
@@ -135,9 +135,9 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
     build then fails); the rest of its files is still read, so that every problem is reported. With
     ``previous`` (``--anterior``), each table published is compared with that release's
     (``changes.compare_streamed``, at most ``listed`` rows per list)."""
-    from .derive import derive_batch
-    from .publish import columnar, database, datapackage, hosting, side_database, tabular
-    from .validate import STRUCTURAL, validate
+    from ..derive import derive_batch
+    from ..publish import columnar, database, datapackage, hosting, side_database, tabular
+    from ..validate import STRUCTURAL, validate
 
     results: dict[str, Batched] = {}
     problems: list[Problem] = []
@@ -190,7 +190,7 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
         result.rejeitadas = len({(p.arquivo, p.linha) for p in found_here if p.grave and p.linha is not None})
         result.written, result.failed = bool(writers) and not failed, failed
         if result.written and previous:
-            from .publish import changes
+            from ..publish import changes
 
             try:
                 release = changes.load_previous(previous, streamed=changes.Everything(), assets=assets)
@@ -214,8 +214,8 @@ def start(folders: list[Path], schema: Schema, *, lenient: bool, as_of: date, al
     fragment) is the child's, never the build's. Returns a ``parallel.Call`` (its ``result()``: what
     :func:`run` returns), or None when the schema has no such table or no folder supplies one. Whether the
     package is fictional is read from the folders as the build reads it."""
-    from . import parallel
-    from .read import read_source
+    from ..read import read_source
+    from ..tools import parallel
 
     names = {n for n, t in schema.tables.items() if t.batched}
     if not names:
@@ -232,7 +232,7 @@ def attach(report, pending, *, lenient: bool) -> None:
     """Put what :func:`run` found (``pending``, from :func:`start`) into the other tables' ``validate.Report``:
     its problems, its counts, ``report.batches``; the report accepts nothing when a table read in batches
     cannot be published (as ``validate`` decides for the others)."""
-    from .validate import header_errors
+    from ..validate import header_errors
 
     results, problems = pending.result()
     report.problems += problems

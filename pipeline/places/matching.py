@@ -30,11 +30,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from .places import Place as _Place
-from .places import aliases, fold, municipalities, states
+from . import Place as _Place
+from . import aliases, fold, municipalities, states
 
-POPULAR = Path(__file__).parent / "places" / "populares.csv"
-EXAMPLES = Path(__file__).parent / "places" / "exemplos-busca.json"
+POPULAR = Path(__file__).parent / "populares.csv"
+EXAMPLES = Path(__file__).parent / "exemplos-busca.json"
 
 EXACT, PREFIX, TYPO = 0, 1, 2
 

@@ -1,29 +1,21 @@
-"""What a search query may be, for the browser's search boxes (their ``maxlength``, and busca.js cuts a
-longer ``?q=``) and for the command line (pipeline/index/whoosh.py refuses a longer one): Whoosh takes
-far too long to parse a very long query.
-
-:func:`run_search` is what ``python -m pipeline search`` prints from. At load this module imports only
-:mod:`pathlib` (:func:`run_search` imports the search modules, Whoosh among them, when called): the site's
-pages read :data:`MAX_QUERY` without loading the search, and pipeline/index/whoosh.py takes
-:data:`MAX_QUERY` and :data:`QUERY_SECONDS` from here (tests/test_cli_search.py)."""
+"""The command line's search: :func:`run_search` is what ``python -m pipeline search`` prints from. At load
+this module imports only :mod:`pathlib` (the query's limits are in pipeline/contract/limits.py);
+:func:`run_search` imports the search modules, Whoosh among them, when called (tests/test_cli_search.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-
-MAX_QUERY = 200  # characters
-QUERY_SECONDS = 10.0  # the longest a command-line search may run before it answers that it took too long
 
 
 def run_search(index_dir: Path | str, text: str, limit: int = 20, table: str | None = None) -> tuple[int, list, list[str]]:
     """The records ``text`` finds (restricted to the published table ``table``): the total, the first
     ``limit`` hits (:class:`pipeline.index.whoosh.Hit`), best first, and notes for the person ("Você quis
     dizer …?", a journey no line serves). First the records the query names, by the rule of
-    pipeline/matching.py as the search page applies it (pipeline/index/lookups.py), then the text
+    pipeline/places/matching.py as the search page applies it (pipeline/index/lookups.py), then the text
     search's hits, ties ordered by service. Raises :class:`~pipeline.index.whoosh.BadQuery` for a query
     it cannot read and :class:`~pipeline.index.whoosh.IndexMissing` for a missing or damaged index."""
-    from .index.lookups import first
-    from .index.whoosh import TABLES, Hit, search
+    from .lookups import first
+    from .whoosh import TABLES, Hit, search
 
     total, hits = search(Path(index_dir), text, limit, table)
     named, notes = first(Path(index_dir), text)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from . import SCHEMA_PATH
+from .. import SCHEMA_PATH
 
 # Keys that belong to the portal, not to the Frictionless source descriptor.
 _PORTAL_KEYS = ("derivedFields",)
@@ -54,7 +54,7 @@ class Table:
     @property
     def batched(self) -> bool:
         """``x-em-lotes``: the table is read, validated, derived and published a batch of rows at a time,
-        never whole in memory (pipeline/batches.py): eight years of Monitriip tickets are 12 million rows."""
+        never whole in memory (pipeline/build/batches.py): eight years of Monitriip tickets are 12 million rows."""
         return bool(self.descriptor.get("x-em-lotes"))
 
     @property

@@ -18,20 +18,20 @@ from pelican import Pelican, signals
 from pelican.log import console as pelican_console
 from pelican.settings import read_settings
 
+from ..contract.schema import Schema, load_schema
+from ..contract.settings import Settings
+from ..derive import Derived, derive
+from ..index import pagefind, whoosh
+from ..publish import catalog, changes, covered, datapackage, hosting, publish, release
+from ..publish.background import Background, BackgroundError
+from ..read import read_source
+from ..site import CHANGES_LISTED, discovery, feeds, urls
+from ..site.context import SiteData
+from ..site.links import rebase, rebase_page
+from ..tools.folders import exclusive, staged
+from ..tools.progress import Progress
+from ..validate import Report, validate
 from . import batches
-from .derive import Derived, derive
-from .folders import exclusive, staged
-from .index import pagefind, whoosh
-from .progress import Progress
-from .publish import catalog, changes, covered, datapackage, hosting, publish, release
-from .publish.background import Background, BackgroundError
-from .read import read_source
-from .schema import Schema, load_schema
-from .settings import Settings
-from .site import CHANGES_LISTED, discovery, feeds, urls
-from .site.context import SiteData
-from .site.links import rebase, rebase_page
-from .validate import Report, validate
 
 
 class BuildError(RuntimeError):
@@ -56,10 +56,10 @@ def check(settings: Settings, schema: Schema | None = None, progress: Progress |
           out: Path | None = None, previous: str | None = None) -> Report:
     """Read and validate (``python -m pipeline validate``). A table read in batches is read, validated and,
     when ``out`` is given (the build's ``dados/``), derived and written there as it is read
-    (pipeline/batches.py)."""
+    (pipeline/build/batches.py)."""
     schema = schema or load_schema()
     progress = progress or Progress()
-    # the tables read in batches, in a child process beside the rest (pipeline/batches.py)
+    # the tables read in batches, in a child process beside the rest (pipeline/build/batches.py)
     pending = batches.start(list(settings.data), schema, lenient=settings.lenient, as_of=settings.as_of,
                             allow_mixed=settings.allow_mixed_sources, out=out, previous=previous,
                             listed=CHANGES_LISTED, assets=settings.assets_prefix)

@@ -55,7 +55,7 @@ from urllib3.exceptions import (
 )
 from urllib3.util import Retry
 
-from .problems import shown
+from ..contract.problems import shown
 
 MiB = 1024 * 1024
 

@@ -1,0 +1,1 @@
+"""Tools the stages share: output folders and their locks, worker processes, progress."""
