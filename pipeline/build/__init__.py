@@ -261,13 +261,14 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
     # rows per table; None for a table no source supplies (its rows are unknown: never "0 linhas")
     rows = {name: derived.rows(name) if covered(name) else None for name in derived.tables}
     placement = hosting.Placement()
+    hosted = descriptor  # as the site publishes it: a table served by the release only at its address there
     if assets is None:
         kept = release.keep_version(out, settings.as_of, previous_folder, listed)
         versions = catalog.kept_versions(out, kept.names)
     else:
-        placement = hosting.place(listed + release.reports(out),
-                                  f"{settings.versions_url.rstrip('/')}/download/{version}/")
-        written = release.write_assets(out, listed + release.reports(out), assets)
+        downloads = listed + release.reports(out)
+        placement = hosting.place(downloads, f"{settings.versions_url.rstrip('/')}/download/{version}/")
+        written = release.write_assets(out, downloads, assets)
         index = release.merged_index(release.read_index(settings.previous),
                                      release.index_entry(version, settings.as_of, descriptor, written))
         release.write_index(out, index)
@@ -278,7 +279,8 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
         versions = [release.described(e, settings.versions_url) for e in index]
         for path in placement.off_pages | {"datapackage.json"}:  # hard links to the assets: never written over
             (out / path).unlink()
-        datapackage.write_json(release.hosted(descriptor, placement), out / "datapackage.json")
+        hosted = release.hosted(descriptor, placement)
+        datapackage.write_json(hosted, out / "datapackage.json")
         for f in listed:
             if f["path"] == "datapackage.json":
                 f.update(bytes=(out / f["path"]).stat().st_size, sha256=datapackage.sha256(out / f["path"]))
@@ -290,8 +292,7 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
     datapackage.write_json(catalog.dcat(*args, rows=rows, facts=facts), out / CATALOGUE)
     datapackage.write_json(catalog.data_json(*args, rows=rows, facts=facts), site / "data.json")
     info = {
-        # the descriptor as the site publishes it: a table served by the release only at its address there
-        "descriptor": release.hosted(descriptor, placement),
+        "descriptor": hosted,
         "arquivos": listed,
         "por_tabela": {r["name"]: [f for f in listed if f["tabela"] == r["name"]] for r in descriptor["resources"]},
         "pacote": [f for f in listed if f["tabela"] is None],

@@ -25,6 +25,7 @@ from datetime import date
 from pathlib import Path
 
 from .. import PROJECT_ROOT
+from ..read.provenance import period_br
 from ..tools.folders import OWNED_MARKER, exclusive, overlap, refusal, swap_into_place
 from ..tools.progress import LineProgress, Progress
 
@@ -412,14 +413,10 @@ def _notes(outcome: Outcome) -> str:
     a period after --as-of."""
     notes = ""
     if outcome.gaps:
-        notes += f"; faltam no catálogo os meses {', '.join(_month_br(m) for m in outcome.gaps)}"
+        notes += f"; faltam no catálogo os meses {', '.join(period_br(m) for m in outcome.gaps)}"
     if outcome.later:
         notes += f"; recusado(s) por ser(em) de período depois da data de referência: {', '.join(outcome.later)}"
     return notes
-
-
-def _month_br(period: str) -> str:
-    return f"{period[5:7]}/{period[:4]}"
 
 
 def _mark_gaps(package: Path, gaps: list[str]) -> None:
@@ -427,13 +424,7 @@ def _mark_gaps(package: Path, gaps: list[str]) -> None:
     every page that names the source says so."""
     from ..read.provenance import GAPS
 
-    path = package / "datapackage.json"
-    descriptor = json.loads(path.read_text(encoding="utf-8"))
-    if gaps:
-        descriptor["sources"][0][GAPS] = list(gaps)
-    elif descriptor["sources"][0].pop(GAPS, None) is None:
-        return
-    path.write_text(json.dumps(descriptor, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    _set_source_key(package, GAPS, list(gaps) or None)
 
 
 def _day(http_date: str) -> str:
@@ -462,19 +453,28 @@ def _write_state(folder: Path, outcome: Outcome, as_of: date, updated: str) -> N
 def _mark_stale(package: Path, as_of: date, reason: str, since: str) -> None:
     from ..read.provenance import STALE
 
-    path = package / "datapackage.json"
-    descriptor = json.loads(path.read_text(encoding="utf-8"))
-    descriptor["sources"][0][STALE] = {"em": as_of.isoformat(), "motivo": reason[:300], "copia_de": since}
-    path.write_text(json.dumps(descriptor, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    _set_source_key(package, STALE, {"em": as_of.isoformat(), "motivo": reason[:300], "copia_de": since})
 
 
 def _clear_stale(package: Path) -> None:
     from ..read.provenance import STALE
 
+    _set_source_key(package, STALE, None)
+
+
+def _set_source_key(package: Path, key: str, value) -> None:
+    """The package's source entry with ``key`` set to ``value`` (None: taken out); the descriptor is written
+    again only when that changes it."""
     path = package / "datapackage.json"
     descriptor = json.loads(path.read_text(encoding="utf-8"))
-    if descriptor["sources"][0].pop(STALE, None) is not None:
-        path.write_text(json.dumps(descriptor, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    entry = descriptor["sources"][0]
+    if entry.get(key) == value:
+        return
+    if value is None:
+        entry.pop(key)
+    else:
+        entry[key] = value
+    path.write_text(json.dumps(descriptor, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
 # --- the job -----------------------------------------------------------------------------------------

@@ -55,7 +55,7 @@ from urllib3.exceptions import (
 )
 from urllib3.util import Retry
 
-from ..contract.problems import shown
+from ..contract.problems import integer, shown
 
 MiB = 1024 * 1024
 
@@ -407,21 +407,21 @@ class Client:
             return response.read1(_CHUNK)
         except ReadTimeoutError as exc:
             raise _BodyBroken(f"sem resposta dentro do tempo limite ({self.timeout:g} s) no meio da transferência, "
-                              f"com {_count(response.tell())} bytes recebidos", exc) from None
+                              f"com {integer(response.tell())} bytes recebidos", exc) from None
         except (ProtocolError, HTTPError, OSError) as exc:
             if declared is None:
                 declared = _length_or_none(response)
             error = exc if isinstance(exc, ProtocolError) else ProtocolError(str(exc))
             if declared is not None:
-                raise _BodyBroken(f"download truncado: {_count(response.tell())} de {_count(declared)} bytes",
+                raise _BodyBroken(f"download truncado: {integer(response.tell())} de {integer(declared)} bytes",
                                   error) from None
-            raise _BodyBroken(f"conexão interrompida no meio da transferência, com {_count(response.tell())} "
+            raise _BodyBroken(f"conexão interrompida no meio da transferência, com {integer(response.tell())} "
                               "bytes recebidos", error) from None
 
     def _save(self, response, url: str, final: str, target: Path, started: float) -> Downloaded:
         declared = self._declared_length(response, url)
         if declared is not None and declared > self.max_bytes:
-            raise DownloadError(url, f"o arquivo tem {_count(declared)} bytes, acima do limite de "
+            raise DownloadError(url, f"o arquivo tem {integer(declared)} bytes, acima do limite de "
                                      f"{_size(self.max_bytes)}", permanent=True)
         digest, size = hashlib.sha256(), 0
         try:
@@ -433,7 +433,7 @@ class Client:
                                             permanent=True)
                     if self._clock() - started > self.max_seconds:
                         raise DownloadError(url, f"o download passou de {self.max_seconds:g} s, o limite por "
-                                                 f"arquivo ({_count(size)} bytes recebidos); não foi repetido",
+                                                 f"arquivo ({integer(size)} bytes recebidos); não foi repetido",
                                             permanent=False)
                     digest.update(chunk)
                     fh.write(chunk)
@@ -443,7 +443,7 @@ class Client:
             raise DownloadError(url, _disk_cause(exc, target), permanent=True) from None
         received = response.tell()
         if declared is not None and received != declared:  # urllib3 raises first; kept as the last word
-            raise _BodyBroken(f"download truncado: {_count(received)} de {_count(declared)} bytes",
+            raise _BodyBroken(f"download truncado: {integer(received)} de {integer(declared)} bytes",
                               ProtocolError("short body"))
         return Downloaded(target, digest.hexdigest(), size, response.headers.get("ETag", ""),
                           response.headers.get("Last-Modified", ""), final)
@@ -502,13 +502,8 @@ def _attempts(n: int) -> str:
     return "1 tentativa" if n == 1 else f"{n} tentativas"
 
 
-def _count(n: int) -> str:
-    """``1234567`` as pt-BR writes it: ``1.234.567``."""
-    return f"{n:,}".replace(",", ".")
-
-
 def _size(n: int) -> str:
-    return f"{n // MiB} MiB" if n % MiB == 0 else f"{_count(n)} bytes"
+    return f"{n // MiB} MiB" if n % MiB == 0 else f"{integer(n)} bytes"
 
 
 def _network_cause(exc: BaseException | None, timeout: float) -> str:

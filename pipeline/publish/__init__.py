@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..contract.identifiers import mask_cpf
+from ..contract.problems import integer
 from ..contract.schema import Schema
 from ..derive import Derived
 from ..validate import Report
@@ -46,16 +47,12 @@ def formats_note(rows: int) -> str:
     missing = [name for suffix, name, _ in FORMATS if (suffix, name) not in [f[:2] for f in formats(rows)]]
     if not missing:
         return ""
-
-    def number(n: int) -> str:
-        return f"{n:,}".replace(",", ".")
-
     why = []
     if rows > hosting.JSON_MAX_ROWS:
-        why.append(f"o JSON é uma lista lida inteira na memória, e esta passa de {number(hosting.JSON_MAX_ROWS)} registros")
+        why.append(f"o JSON é uma lista lida inteira na memória, e esta passa de {integer(hosting.JSON_MAX_ROWS)} registros")
     if rows > spreadsheet.MAX_ROWS:
-        why.append(f"uma planilha do Excel tem no máximo {number(spreadsheet.MAX_ROWS + 1)} linhas")
-    return (f"Sem {' nem '.join(missing)} para esta tabela, de {number(rows)} registros: " + "; ".join(why) + ". "
+        why.append(f"uma planilha do Excel tem no máximo {integer(spreadsheet.MAX_ROWS + 1)} linhas")
+    return (f"Sem {' nem '.join(missing)} para esta tabela, de {integer(rows)} registros: " + "; ".join(why) + ". "
             "Use o Parquet (tipado e compacto, lido em segundos) ou o CSV.")
 
 
@@ -144,7 +141,7 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
             coded[resource["name"]] = table = tabular.Coded(df)
             tabular.write_csv(df, resource, out / resource["path"], table)
             resource.update(datapackage.size_and_hash(out / resource["path"]))  # in this process's copy
-            if len(df) <= hosting.JSON_MAX_ROWS:
+            if "json" in [f[0] for f in formats(len(df))]:
                 tabular.write_json(df, resource, out / f"{resource['name']}.json", table)
             columnar.write_parquet(df, resource, out / f"{resource['name']}.parquet", record)
             if progress is not None:

@@ -72,6 +72,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ..contract.identifiers import slugify
+from ..contract.problems import integer
 from ..contract.settings import EU_FREQUENCY, FREQUENCIES, VCGE_ROAD_TRANSPORT, VCGE_SCHEME, check_email
 from .datapackage import FICTIONAL_LABEL
 from .provenance import NOT_COVERED_SENTENCE as DESCRIBED_NOT_COVERED
@@ -309,12 +310,8 @@ def _title(descriptor: Mapping, resource: Mapping | None) -> str:
     return title
 
 
-def _number(n: int) -> str:
-    return f"{n:,}".replace(",", ".")
-
-
 def _plural(n: int, one: str, many: str) -> str:
-    return f"{_number(n)} {one if n == 1 else many}"
+    return f"{integer(n)} {one if n == 1 else many}"
 
 
 def _licence_label(descriptor: Mapping) -> str:

@@ -22,7 +22,7 @@ PAGES_LIMIT = 1_000_000_000
 # the portal's budget on Pages: half the limit, room for the network to grow; over it the build warns
 PAGES_BUDGET = 500_000_000
 # a download larger than this goes to the release only (when the build has one: --versoes-url and
-# --assets-da-release); smaller ones are served by Pages too
+# --pasta-release); smaller ones are served by Pages too
 ON_PAGES_MAX_BYTES = 10 * 2**20
 # a release asset must be under 2 GiB (GitHub's limit for a file in a release)
 ASSET_LIMIT = 2 * 2**30
@@ -53,16 +53,16 @@ def artifact_bytes(site: Path) -> int:
 
 @dataclass
 class Placement:
-    """Where the files of one release live: ``assets`` (the release's, by name) and the ones kept off Pages."""
+    """Where the files of one release live: the address of the release's assets and the files kept off Pages."""
     assets_url: str = ""  # <versoes-url>/download/<versão>/: where the release's assets answer; "" without one
     off_pages: set[str] = field(default_factory=set)  # paths under dados/ served by the release only
 
-    def url(self, path: str, site_root: str = "") -> str:
+    def url(self, path: str) -> str:
         """The address of the download ``path`` (relative to ``dados/``): the release's asset when the file
-        is not on Pages, else its path on the site (``site_root`` + ``/dados/`` + path)."""
+        is not on Pages, else its path from the site's root (``/dados/`` + path)."""
         if path in self.off_pages:
             return self.assets_url + asset_name(path)
-        return f"{site_root}/dados/{path}"
+        return f"/dados/{path}"
 
 
 def asset_name(path: str) -> str:

@@ -307,8 +307,7 @@ def write_assets(out: Path, listed: list[dict], assets: Path, extra: tuple[str, 
                             "sha256": sha256(out / name)})
     for f in written:
         _link_or_copy(out / f["path"], assets / asset_name(f["path"]))
-    lines = sorted(f"{f['sha256']}  {asset_name(f['path'])}\n" for f in written)
-    (assets / CHECKSUMS).write_text("".join(sorted(lines, key=lambda line: line.split("  ", 1)[1])), encoding="utf-8")
+    write_checksums(assets, [{**f, "path": asset_name(f["path"])} for f in written])
     return written
 
 
@@ -332,7 +331,7 @@ def index_entry(version: str, as_of: date, descriptor: dict, assets: list[dict])
 
     named = {asset_name(f["path"]): f for f in assets}
     files = [{"nome": n, "bytes": named[n]["bytes"], "sha256": named[n]["sha256"]}
-             for n in ("pacote-completo.zip", "datapackage.json") if n in named]
+             for n in _ASSET_FILES if n in named]
     return {"versao": version, "data": as_of.isoformat(), "titulo": descriptor.get("title", ""),
             "ficticio": bool(descriptor.get("x-ficticio")), "licenses": descriptor.get("licenses", []),
             "sources": [{k: v for k, v in s.items() if k != "x-relatorio-de-ingestao"} for s in descriptor.get("sources", [])],
@@ -340,8 +339,9 @@ def index_entry(version: str, as_of: date, descriptor: dict, assets: list[dict])
             "arquivos": files}
 
 
-_ASSET_FILES = {"pacote-completo.zip": ("ZIP", "application/zip"),
-                "datapackage.json": ("JSON (Frictionless Data Package)", "application/json")}
+# the files of a kept release the catalogues describe, with their format and media type (_PACKAGE_FILES)
+_ASSET_FILES = {path: (name, mediatype) for path, name, mediatype in _PACKAGE_FILES
+                if path in ("datapackage.json", PACKAGE_ZIP)}
 
 
 def read_index(where: str) -> list[dict]:

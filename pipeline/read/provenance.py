@@ -60,7 +60,7 @@ class Source:
         """"" with no gap; else "faltam os meses 08/2026 e 10/2026 no catálogo da fonte"."""
         if not self.lacunas:
             return ""
-        months = [f"{m[5:7]}/{m[:4]}" for m in self.lacunas]
+        months = [period_br(m) for m in self.lacunas]
         listed = months[0] if len(months) == 1 else ", ".join(months[:-1]) + " e " + months[-1]
         return f"{'falta o mês' if len(months) == 1 else 'faltam os meses'} {listed} no catálogo da fonte"
 
@@ -70,9 +70,9 @@ class Source:
         atualização de 01/12/2026 falhou (o servidor respondeu HTTP 503)"."""
         if not self.falha_em:
             return ""
-        copy = f"cópia de {_br(self.copia_de)}: " if self.copia_de else ""
+        copy = f"cópia de {period_br(self.copia_de)}: " if self.copia_de else ""
         why = f" ({self.falha_motivo})" if self.falha_motivo else ""
-        return f"{copy}a atualização de {_br(self.falha_em)} falhou{why}"
+        return f"{copy}a atualização de {period_br(self.falha_em)} falhou{why}"
 
     @property
     def nome_com_data(self) -> str:
@@ -116,7 +116,8 @@ _MONTH = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])\Z")
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 
 
-def _br(day: str) -> str:
+def period_br(day: str) -> str:
+    """A date or period (AAAA, AAAA-MM, AAAA-MM-DD) as pt-BR writes it: 2021, 08/2026, 30/06/2021."""
     return "/".join(reversed(day.split("-"))) if day else ""
 
 
