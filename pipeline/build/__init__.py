@@ -19,7 +19,7 @@ from pelican.log import console as pelican_console
 from pelican.settings import read_settings
 
 from ..contract.schema import Schema, load_schema
-from ..contract.settings import Settings
+from ..contract.settings import Settings, release_assets
 from ..derive import Derived, derive
 from ..index import pagefind, whoosh
 from ..publish import catalog, changes, covered, datapackage, hosting, publish, release
@@ -267,7 +267,7 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
         versions = catalog.kept_versions(out, kept.names)
     else:
         downloads = listed + release.reports(out)
-        placement = hosting.place(downloads, f"{settings.versions_url.rstrip('/')}/download/{version}/")
+        placement = hosting.place(downloads, release_assets(settings.versions_url, version))
         written = release.write_assets(out, downloads, assets)
         index = release.merged_index(release.read_index(settings.previous),
                                      release.index_entry(version, settings.as_of, descriptor, written))

@@ -45,6 +45,17 @@ EMAIL = re.compile(r"[A-Za-z0-9_~!$&'()*+,;=.-]+@(?P<domain>(?:[A-Za-z0-9](?:[A-
 RESERVED_DOMAINS = re.compile(r"(?:.*\.)?(?:example\.(?:com|net|org)|example|invalid|test|localhost|local)\Z", re.I)
 
 
+def release_assets(versions_url: str, version: str = "") -> str:
+    """Where the assets of the GitHub Release ``version`` answer, by GitHub's convention
+    (``<versoes-url>/download/<versão>/``); with no version, where every release's assets start."""
+    return f"{versions_url.rstrip('/')}/download/" + (f"{version}/" if version else "")
+
+
+def release_page(versions_url: str, version: str) -> str:
+    """The page of the GitHub Release ``version`` (``<versoes-url>/tag/<versão>``): a kept version's address."""
+    return f"{versions_url.rstrip('/')}/tag/{version}"
+
+
 class SettingsError(ValueError):
     """A setting is wrong; the message says which and how to fix it (pt-BR, shown to the user)."""
 
@@ -165,7 +176,7 @@ class Settings:
     def assets_prefix(self) -> str:
         """Where the releases' assets answer (``<versoes-url>/download/``): the only addresses outside the
         previous site's ``dados/`` that its descriptor may send the build to (pipeline/publish/changes.py)."""
-        return f"{self.versions_url.rstrip('/')}/download/" if self.versions_url else ""
+        return release_assets(self.versions_url) if self.versions_url else ""
 
     def previous_folder(self) -> Path | None:
         """The folder ``--anterior`` names, when it names one (not a URL)."""

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..contract.identifiers import mask_cpf
 from ..contract.problems import integer
 from ..contract.schema import Schema
+from ..contract.settings import release_assets
 from ..derive import Derived
 from ..validate import Report
 from . import archive, columnar, database, datapackage, hosting, spreadsheet, tabular
@@ -93,7 +94,7 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
     (CSV, JSON, Parquet, SQLite, the zip, the other workbooks). The descriptor, which the pages need, is
     made here first."""
     out.mkdir(parents=True, exist_ok=True)
-    assets_url = f"{versions_url.rstrip('/')}/download/{version}/" if versions_url and version else ""
+    assets_url = release_assets(versions_url, version) if versions_url and version else ""
     tables = dict(derived.tables)
     tables["rejeitados"] = tabular.rejected_frame(report, schema)
     sources = [s.as_descriptor() for s in report.sources]

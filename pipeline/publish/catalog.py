@@ -73,7 +73,7 @@ from urllib.parse import quote
 
 from ..contract.identifiers import slugify
 from ..contract.problems import integer
-from ..contract.settings import EU_FREQUENCY, FREQUENCIES, VCGE_ROAD_TRANSPORT, VCGE_SCHEME, check_email
+from ..contract.settings import EU_FREQUENCY, FREQUENCIES, VCGE_ROAD_TRANSPORT, VCGE_SCHEME, check_email, release_page
 from .datapackage import FICTIONAL_LABEL
 from .provenance import NOT_COVERED_SENTENCE as DESCRIBED_NOT_COVERED
 
@@ -634,7 +634,7 @@ class _Iris:
 
     def version_folder(self, version: str) -> str:
         if self.versions_url:  # kept as a GitHub Release of that name
-            return f"{self.versions_url}/tag/{quote(version)}"
+            return release_page(self.versions_url, quote(version))
         return _url(self.site, f"dados/versoes/{quote(version)}/")
 
     def version(self, version: str) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..contract.clock import DATETIME_SENTENCE, ZONE_NAME
 from ..contract.schema import Schema
+from ..contract.settings import release_page
 from .provenance import (
     AS_OF_MEANING,
     COVERED,
@@ -49,7 +50,7 @@ def kept_address(version: str, versions_url: str = "", site_url: str = "") -> st
     (``<versoes-url>/tag/<versão>``), or its folder under the site's ``/dados/versoes/``; "" when neither
     is known."""
     if version and versions_url:
-        return f"{versions_url.rstrip('/')}/tag/{version}"
+        return release_page(versions_url, version)
     if site_url:
         return f"{site_url}/dados/{'versoes/' + version + '/' if version else ''}"
     return ""

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..contract.settings import release_assets
 from . import DATABASE, DATASETTE_METADATA, FORMATS, PACKAGE_ZIP
 from .datapackage import sha256
 
@@ -399,7 +400,7 @@ def write_index(out: Path, entries: list[dict]) -> None:
 def described(entry: dict, versions_url: str) -> dict:
     """A kept release of the index as the catalogues describe one (catalog.kept_versions's shape), its files
     at their addresses in the release ``<versoes-url>/download/<versão>/``."""
-    base = f"{versions_url.rstrip('/')}/download/{entry['versao']}/"
+    base = release_assets(versions_url, entry["versao"])
     return {"versao": entry["versao"], "data": entry["data"], "titulo": entry["titulo"],
             "ficticio": bool(entry.get("ficticio")),
             "licenses": [x for x in entry.get("licenses", []) if isinstance(x, dict)],
