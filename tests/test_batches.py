@@ -154,7 +154,7 @@ def test_seen_rows_are_found_across_merged_levels():
 def test_a_table_read_in_batches_is_compared_with_the_previous_release_as_a_whole_table_is(tmp_path):
     """``changes.compare_streamed`` (never holding the rows) gives the entry ``changes._compare_table`` gives
     for the same two files, repeated rows, limits and truncation included."""
-    from pipeline.publish import changes
+    from pipeline.release import changes
 
     rng = np.random.default_rng(952)
     columns = ["mes", "origem", "destino", "quantidade"]

@@ -1,4 +1,4 @@
-"""Catalogue metadata for harvesters (pipeline/publish/catalog.py): DCAT-AP and schema.org JSON-LD read
+"""Catalogue metadata for harvesters (pipeline/release/catalog.py): DCAT-AP and schema.org JSON-LD read
 by an RDF parser, data.json with the Project Open Data required fields, stable output, absolute URLs
 under a sub-path, and JSON-LD that cannot break out of its script element."""
 
@@ -14,8 +14,8 @@ from rdflib import Graph, Literal, Namespace, URIRef
 from rdflib.namespace import RDF
 
 from pipeline.contract.schema import load_schema
-from pipeline.publish import catalog
 from pipeline.publish.datapackage import FICTIONAL_LABEL, published_descriptor
+from pipeline.release import catalog
 
 AS_OF = date(2026, 11, 29)
 SITE = "https://x.github.io/portal"

@@ -1,4 +1,4 @@
-"""``pipeline.publish.changes``: a changelog between two published packages lists exactly the rows that differ."""
+"""``pipeline.release.changes``: a changelog between two published packages lists exactly the rows that differ."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from datetime import date
 
 import pytest
 
-from pipeline.publish.changes import ChangesError, compare, load_previous, write
-from pipeline.publish.release import version_of
+from pipeline.release.changes import ChangesError, compare, load_previous, write
+from pipeline.release.versions import version_of
 
 INFRACOES = ["numero_auto", "situacao", "valor", "fonte"]
 HORARIOS = ["linha_prefixo", "horario"]
@@ -310,7 +310,7 @@ def test_a_table_read_in_batches_keeps_what_was_recomputed_apart_as_a_whole_tabl
     repeated rows matched copy by copy, limits and truncation included."""
     import numpy as np
 
-    from pipeline.publish import changes
+    from pipeline.release import changes
 
     rng = np.random.default_rng(26)
     columns = ["mes", "origem", "destino", "quantidade", "origem_codigo_ibge"]

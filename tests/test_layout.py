@@ -10,7 +10,7 @@ from pathlib import Path
 from conftest import PROJECT_ROOT
 
 PIPELINE = PROJECT_ROOT / "pipeline"
-STAGES = ["read", "validate", "derive", "publish", "site", "index"]  # the build's order
+STAGES = ["read", "validate", "derive", "publish", "release", "site", "index"]  # the build's order
 SHARED = {"contract", "tools"}  # what every part may read: they read no part but each other
 
 

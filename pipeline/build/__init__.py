@@ -22,9 +22,10 @@ from ..contract.schema import Schema, load_schema
 from ..contract.settings import Settings, release_assets
 from ..derive import Derived, derive
 from ..index import pagefind, whoosh
-from ..publish import catalog, changes, covered, datapackage, hosting, publish, release
+from ..publish import covered, datapackage, hosting, publish
 from ..publish.background import Background, BackgroundError
 from ..read import read_source
+from ..release import catalog, changes, versions
 from ..site import CHANGES_LISTED, discovery, feeds, urls
 from ..site.context import SiteData
 from ..site.links import rebase, rebase_page
@@ -160,7 +161,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             except changes.ChangesError as exc:
                 raise BuildError(str(exc)) from None
         # the release's name, known before anything is written: every file cites where it is kept
-        version = release.input_version(settings.as_of, settings.data, _output_settings(settings))
+        version = versions.input_version(settings.as_of, settings.data, _output_settings(settings))
         with progress.stage("publicação"):  # the files are written by other processes, beside the pages
             published = publish(derived, report, schema, staging / "dados", in_background=True,
                                 site_url=settings.site_url, version=version,
@@ -208,7 +209,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
 
 
 def _output_settings(settings: Settings) -> dict:
-    """The settings that reach a byte of the output (release.input_version)."""
+    """The settings that reach a byte of the output (versions.input_version)."""
     return {name: str(getattr(settings, name)) for name in (
         "site_url", "base_path", "versions_url", "contact_email", "update_frequency", "vcge_theme", "vcge_label",
         "lenient", "allow_mixed_sources", "search_index")} | {"release": settings.release_folder is not None}
@@ -229,7 +230,7 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
              coverage: dict[str, list[str]] | None = None, version: str = "", assets: Path | None = None) -> list[str]:
     """Once every download is written: what changed since the previous release (``--anterior``), each
     file's size and SHA-256 (``SHA256SUMS``), the catalogues (DCAT-AP, data.json), this release kept, the
-    feed of changes and the download pages rendered again with all of it (pipeline/publish/release.py).
+    feed of changes and the download pages rendered again with all of it (pipeline/release/versions.py).
     Every date is the data's or ``--as-of``.
 
     Without a release folder the release is kept under ``/dados/versoes/<versão>/`` beside the earlier ones
@@ -254,41 +255,41 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
             raise BuildError(str(exc)) from None
         changes.write(mudancas, out / "mudancas.json")
         previous_folder = _local_dados(settings.previous)
-    listed = release.files(out, descriptor)
-    release.write_checksums(out, listed)
-    temporal = release.temporal(derived.tables, descriptor)
+    listed = versions.files(out, descriptor)
+    versions.write_checksums(out, listed)
+    temporal = versions.temporal(derived.tables, descriptor)
     temporal.update({name: (b.first_day, b.last_day) for name, b in derived.batches.items()})
     # rows per table; None for a table no source supplies (its rows are unknown: never "0 linhas")
     rows = {name: derived.rows(name) if covered(name) else None for name in derived.tables}
     placement = hosting.Placement()
     hosted = descriptor  # as the site publishes it: a table served by the release only at its address there
     if assets is None:
-        kept = release.keep_version(out, settings.as_of, previous_folder, listed)
-        versions = catalog.kept_versions(out, kept.names)
+        kept = versions.keep_version(out, settings.as_of, previous_folder, listed)
+        described = catalog.kept_versions(out, kept.names)
     else:
-        downloads = listed + release.reports(out)
+        downloads = listed + versions.reports(out)
         placement = hosting.place(downloads, release_assets(settings.versions_url, version))
-        written = release.write_assets(out, downloads, assets)
-        index = release.merged_index(release.read_index(settings.previous),
-                                     release.index_entry(version, settings.as_of, descriptor, written))
-        release.write_index(out, index)
-        kept = release.Kept(version, [e["versao"] for e in index], True, True)
+        written = versions.write_assets(out, downloads, assets)
+        index = versions.merged_index(versions.read_index(settings.previous),
+                                     versions.index_entry(version, settings.as_of, descriptor, written))
+        versions.write_index(out, index)
+        kept = versions.Kept(version, [e["versao"] for e in index], True, True)
         (out / kept.folder).mkdir(parents=True)  # tonight's change log, for the feed of changes
         if mudancas is not None:
             os.link(out / "mudancas.json", out / kept.folder / "mudancas.json")
-        versions = [release.described(e, settings.versions_url) for e in index]
+        described = [versions.described(e, settings.versions_url) for e in index]
         for path in placement.off_pages | {"datapackage.json"}:  # hard links to the assets: never written over
             (out / path).unlink()
-        hosted = release.hosted(descriptor, placement)
+        hosted = versions.hosted(descriptor, placement)
         datapackage.write_json(hosted, out / "datapackage.json")
         for f in listed:
             if f["path"] == "datapackage.json":
                 f.update(bytes=(out / f["path"]).stat().st_size, sha256=datapackage.sha256(out / f["path"]))
             f["url"] = placement.url(f["path"])
-        release.write_checksums(out, listed)
+        versions.write_checksums(out, listed)
     args = (descriptor, listed, settings.site_url, settings.as_of, temporal)
     # what the catalogues state besides the descriptor: the settings, each table's sources, the kept releases
-    facts = catalog.Facts.from_settings(settings, coverage, versions)
+    facts = catalog.Facts.from_settings(settings, coverage, described)
     datapackage.write_json(catalog.dcat(*args, rows=rows, facts=facts), out / CATALOGUE)
     datapackage.write_json(catalog.data_json(*args, rows=rows, facts=facts), site / "data.json")
     info = {
@@ -318,11 +319,11 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
         pages = render_again(info)
         for page in pages:
             rebase_page(site / page / "index.html", settings.base_path)
-    feeds.write_changes(site, out / release.VERSIONS, settings.site_url, settings.as_of, descriptor["name"],
+    feeds.write_changes(site, out / versions.VERSIONS, settings.site_url, settings.as_of, descriptor["name"],
                         base_path=settings.base_path)
-    release.stamp(out, settings.as_of, out / kept.folder if kept.made else None)
+    versions.stamp(out, settings.as_of, out / kept.folder if kept.made else None)
     if assets is not None:
-        release.stamp(assets, settings.as_of)
+        versions.stamp(assets, settings.as_of)
     try:
         return hosting.check(site, assets, strict=assets is not None)[1]
     except hosting.HostingError as exc:

@@ -190,7 +190,7 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
         result.rejeitadas = len({(p.arquivo, p.linha) for p in found_here if p.grave and p.linha is not None})
         result.written, result.failed = bool(writers) and not failed, failed
         if result.written and previous:
-            from ..publish import changes
+            from ..release import changes
 
             try:
                 release = changes.load_previous(previous, streamed=changes.Everything(), assets=assets)

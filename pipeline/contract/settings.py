@@ -175,7 +175,7 @@ class Settings:
     @property
     def assets_prefix(self) -> str:
         """Where the releases' assets answer (``<versoes-url>/download/``): the only addresses outside the
-        previous site's ``dados/`` that its descriptor may send the build to (pipeline/publish/changes.py)."""
+        previous site's ``dados/`` that its descriptor may send the build to (pipeline/release/changes.py)."""
         return release_assets(self.versions_url) if self.versions_url else ""
 
     def previous_folder(self) -> Path | None:

@@ -394,7 +394,7 @@ def write(out: Path, data, site_url: str, as_of: date, limit: int = LIMIT, *, ba
 
 
 def _recomputed(table: dict) -> str:
-    """", N recalculado(s)": the rows whose derived fields alone changed (pipeline/publish/changes.py)."""
+    """", N recalculado(s)": the rows whose derived fields alone changed (pipeline/release/changes.py)."""
     n = table.get("recalculados")
     return f", {n} recalculado(s)" if isinstance(n, int) and not isinstance(n, bool) and n else ""
 
@@ -415,14 +415,14 @@ def _published_descriptor(folder: Path) -> dict:
 def write_changes(out: Path, versions: Path, site_url: str, as_of: date, package: str, *, base_path: str = "",
                   limit: int = 20) -> str:
     """The feed of the releases' changes: an entry per kept release that was compared with the one before
-    it (its ``versoes/<versão>/mudancas.json``, pipeline/publish/changes.py), newest first, dated by the
+    it (its ``versoes/<versão>/mudancas.json``, pipeline/release/changes.py), newest first, dated by the
     release's date. Written even before any comparison, then without entries. Its title, subtitle and rights
     come from this release's published ``datapackage.json`` (beside ``versions``): the package's title, its
     sources with their dates and licences, fictional or not."""
 
     href, unique = _addresses(site_url, base_path, package)
-    from ..publish.changes import read_kept
-    from ..publish.release import newest_first, version_date
+    from ..release.changes import read_kept
+    from ..release.versions import newest_first, version_date
 
     kept = [versions / name for name in newest_first(versions) if (versions / name / "mudancas.json").is_file()]
     entries = [(p.name, result) for p in kept if (result := read_kept(p / "mudancas.json")) is not None][:limit]

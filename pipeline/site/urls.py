@@ -32,7 +32,7 @@ KINDS: dict[str, Kind] = {
     "tabela": Kind("dados/{slug}/"),
 }
 
-# what changed since the previous release (pipeline/publish/changes.py)
+# what changed since the previous release (pipeline/release/changes.py)
 CHANGES = "dados/mudancas/"
 
 # pages of content/ and of the law (decreto, direitos, sobre, metodologia): one level under the root

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from pipeline.build import BuildError, build
 from pipeline.contract import identifiers
 from pipeline.contract.settings import Settings
-from pipeline.publish.changes import ChangesError, load_previous
 from pipeline.read import read_source
+from pipeline.release.changes import ChangesError, load_previous
 from pipeline.validate import validate
 
 AS_OF = date(2026, 6, 30)

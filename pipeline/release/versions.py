@@ -19,8 +19,8 @@ from pathlib import Path
 import pandas as pd
 
 from ..contract.settings import release_assets
-from . import DATABASE, DATASETTE_METADATA, FORMATS, PACKAGE_ZIP
-from .datapackage import sha256
+from ..publish import DATABASE, DATASETTE_METADATA, FORMATS, PACKAGE_ZIP
+from ..publish.datapackage import sha256
 
 CHECKSUMS = "SHA256SUMS"
 VERSIONS = "versoes"
@@ -299,7 +299,7 @@ def write_assets(out: Path, listed: list[dict], assets: Path, extra: tuple[str, 
     """Every file of ``listed`` (and ``extra``, when written) into ``assets`` under its asset name (flat:
     ``hosting.asset_name``), as hard links where the file system allows, and ``SHA256SUMS`` of them all
     (``sha256sum -c SHA256SUMS`` in a folder with the release's files downloaded). Returns the assets."""
-    from .hosting import asset_name
+    from ..publish.hosting import asset_name
 
     written = list(listed)
     for name in extra:
@@ -328,7 +328,7 @@ def hosted(descriptor: dict, placement) -> dict:
 def index_entry(version: str, as_of: date, descriptor: dict, assets: list[dict]) -> dict:
     """This release in ``versoes.json``: what the catalogues state of a kept release (catalog.kept_versions),
     the files named as assets (their addresses are made from ``--versoes-url`` when read)."""
-    from .hosting import asset_name
+    from ..publish.hosting import asset_name
 
     named = {asset_name(f["path"]): f for f in assets}
     files = [{"nome": n, "bytes": named[n]["bytes"], "sha256": named[n]["sha256"]}

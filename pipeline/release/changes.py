@@ -47,7 +47,7 @@ class Package:
     descriptor: dict
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     files: dict[str, Path | str] = field(default_factory=dict)
-    name: str | None = None  # its version name (pipeline/publish/release.py version_of)
+    name: str | None = None  # its version name (pipeline/release/versions.py version_of)
 
 
 class Everything:
@@ -201,7 +201,7 @@ def _asset(path: str, assets: str) -> bool:
     if not assets or not path.startswith(assets):
         return False
     version, _, name = path[len(assets):].partition("/")
-    from .release import version_name
+    from .versions import version_name
 
     return version_name(version) and bool(_CSV_NAME.match(name))
 
@@ -667,13 +667,13 @@ def summary(tables: list[dict]) -> dict:
 
 
 def _version_of(folder: Path, descriptor: dict) -> str | None:
-    """The version name (pipeline/publish/release.py ``version_of``) of the release whose
+    """The version name (pipeline/release/versions.py ``version_of``) of the release whose
     ``datapackage.json`` is in ``folder``."""
     return _name_of(folder / "datapackage.json", descriptor.get("version"))
 
 
 def _name_of(source, version) -> str | None:
-    from .release import name_of
+    from .versions import name_of
 
     try:
         data = source if isinstance(source, bytes) else Path(source).read_bytes()

@@ -74,8 +74,8 @@ from urllib.parse import quote
 from ..contract.identifiers import slugify
 from ..contract.problems import integer
 from ..contract.settings import EU_FREQUENCY, FREQUENCIES, VCGE_ROAD_TRANSPORT, VCGE_SCHEME, check_email, release_page
-from .datapackage import FICTIONAL_LABEL
-from .provenance import NOT_COVERED_SENTENCE as DESCRIBED_NOT_COVERED
+from ..publish.datapackage import FICTIONAL_LABEL
+from ..publish.provenance import NOT_COVERED_SENTENCE as DESCRIBED_NOT_COVERED
 
 PORTAL_NAME = "Portal do transporte rodoviário interestadual de passageiros"
 LANGUAGE = "pt-BR"
@@ -540,14 +540,14 @@ def _regular(path: Path) -> bool:
 
 
 def kept_versions(dados: Path, names: Sequence[str]) -> list[dict]:
-    """Each kept release under ``dados/versoes/<versão>/`` named in ``names`` (pipeline/publish/release.py
+    """Each kept release under ``dados/versoes/<versão>/`` named in ``names`` (pipeline/release/versions.py
     ``keep_version``), in that order (newest first), as the catalogues describe it: its name and date, the
     title, sources, licences
     and fictional mark of its own descriptor, each CSV's SHA-256 it states, and its zip and descriptor with
     size and SHA-256 (from its own ``SHA256SUMS``; hashed here when that file does not list them). A release
     brought from an earlier site is read with care: regular files only, a descriptor of bounded size, and a
     part that cannot be read is left out rather than trusted."""
-    from .release import version_date
+    from .versions import version_date
 
     out = []
     for name in dict.fromkeys(names):
