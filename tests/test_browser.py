@@ -505,7 +505,7 @@ def test_calculators_compute_the_decrees_worked_examples(tab):
     out = submit("#calc-desistencia", "Verificar", {"Partida": "2026-12-24T22:00", "Quando você avisa": "2026-12-24T16:00"})
     expect(out).to_contain_text("No prazo")
     out = submit("#calc-desistencia", "Verificar", {"Quando você avisa": "2026-12-24T16:01"})
-    expect(out).to_contain_text("Fora do prazo: o aviso devia ser feito até 24/12/2026, 16:00")
+    expect(out).to_contain_text("Fora do prazo: o aviso devia ser feito até 24/12/2026 16:00")
     out = submit("#calc-crianca", "Verificar", {"Idade (anos completos)": "5"})
     expect(out).to_have_text("Pelas regras de 1993 (art. 32, inciso XVII), a criança viajaria sem pagar, desde que não "
                              "ocupasse poltrona.")

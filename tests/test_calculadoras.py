@@ -18,6 +18,7 @@ import pytest
 from conftest import page_text
 
 from pipeline import PROJECT_ROOT
+from pipeline.contract import spelling
 from pipeline.legal import passageiros as p
 
 SCRIPT = PROJECT_ROOT / "theme" / "static" / "js" / "calculadoras.js"
@@ -147,7 +148,7 @@ def test_refund_answers_agree_with_the_python(example):
         return
     assert p.may_refund(departure, asked) is example["no_prazo"]
     deadline = p.refund_deadline(departure)
-    assert f"até {deadline:%d/%m/%Y, %H:%M}, {p.NOTICE_HOURS} horas antes da partida" in text
+    assert f"até {spelling.day(deadline)}, {p.NOTICE_HOURS} horas antes da partida" in text
     assert text.startswith("No prazo, pelas regras de 1993 (art. 64)" if example["no_prazo"] else "Fora do prazo: ")
     assert "pelas regras de 1993 (art. 64)" in text
 

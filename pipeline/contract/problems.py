@@ -14,11 +14,6 @@ from dataclasses import asdict, dataclass, field
 from .identifiers import mask_cpf
 
 
-def integer(n: int) -> str:
-    """An integer as the messages write it in pt-BR, thousands grouped by dots: 1.574.016."""
-    return f"{n:,}".replace(",", ".")
-
-
 def os_reason(exc: OSError) -> str:
     """An operating-system error in pt-BR, naming the file when the error does."""
     reasons = {errno.ENOSPC: "disco cheio", errno.EACCES: "permissão negada", errno.ENOENT: "pasta inexistente",

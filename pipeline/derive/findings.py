@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..contract.schema import Schema
+from ..contract.spelling import day, money
 from ..legal import caducidades as cad
 from ..legal import outorgas as out
 from ..legal import promocoes as promo
@@ -39,12 +40,7 @@ def rule(slug: str, artigo: str, titulo: str, tabelas: tuple[str, ...]):
     return register
 
 
-def _br(d) -> str:
-    return d.strftime("%d/%m/%Y") if d is not None else "—"
-
-
-def _money(v: float) -> str:
-    return f"R$ {v:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
+_br, _money = day, money  # the one pt-BR spelling (contract/spelling.py)
 
 
 def _outorgas_by_carrier_line(t) -> dict[tuple, list[tuple]]:

@@ -17,6 +17,7 @@ from datetime import date
 import pandas as pd
 
 from ..contract.schema import Schema
+from ..contract.spelling import day
 from ..places import resolve
 from .findings import run_covered
 
@@ -41,7 +42,7 @@ def rule(slug: str, titulo: str, tabelas: tuple[str, ...]):
 
 
 def _br(d) -> str:
-    return d.strftime("%d/%m/%Y") if d is not None and not pd.isna(d) else "—"
+    return day(d) if d is not None and not pd.isna(d) else day(None)
 
 
 def _plural(n: int, one: str, many: str) -> str:

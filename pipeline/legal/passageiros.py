@@ -229,15 +229,15 @@ WORKED_EXAMPLES = {
     ),
     "calc-desistencia": (
         {"partida": "2026-12-24T22:00", "pedido": "2026-12-24T16:00", "no_prazo": True,
-         "resposta": "No prazo, pelas regras de 1993 (art. 64): o aviso podia ser dado até 24/12/2026, 16:00, "
+         "resposta": "No prazo, pelas regras de 1993 (art. 64): o aviso podia ser dado até 24/12/2026 16:00, "
                      "6 horas antes da partida, com direito à devolução do valor pago ou à remarcação da viagem."},
         {"partida": "2026-12-24T22:00", "pedido": "2026-12-24T16:01", "no_prazo": False,
-         "resposta": "Fora do prazo: o aviso devia ser feito até 24/12/2026, 16:00, 6 horas antes da partida, "
+         "resposta": "Fora do prazo: o aviso devia ser feito até 24/12/2026 16:00, 6 horas antes da partida, "
                      "pelas regras de 1993 (art. 64); depois disso, o decreto não garantia devolução nem "
                      "remarcação."},
         # six hours before 03:30 on 1 January is the day before
         {"partida": "2027-01-01T03:30", "pedido": "2026-12-31T12:00", "no_prazo": True,
-         "resposta": "No prazo, pelas regras de 1993 (art. 64): o aviso podia ser dado até 31/12/2026, 21:30, "
+         "resposta": "No prazo, pelas regras de 1993 (art. 64): o aviso podia ser dado até 31/12/2026 21:30, "
                      "6 horas antes da partida, com direito à devolução do valor pago ou à remarcação da viagem."},
         {"partida": "2026-12-24T22:00", "pedido": "2026-12-24T22:01", "no_prazo": None,
          "resposta": MESSAGES["aviso_depois"]},

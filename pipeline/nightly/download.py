@@ -55,7 +55,8 @@ from urllib3.exceptions import (
 )
 from urllib3.util import Retry
 
-from ..contract.problems import integer, shown
+from ..contract.problems import shown
+from ..contract.spelling import number
 
 MiB = 1024 * 1024
 
@@ -407,21 +408,21 @@ class Client:
             return response.read1(_CHUNK)
         except ReadTimeoutError as exc:
             raise _BodyBroken(f"sem resposta dentro do tempo limite ({self.timeout:g} s) no meio da transferência, "
-                              f"com {integer(response.tell())} bytes recebidos", exc) from None
+                              f"com {number(response.tell())} bytes recebidos", exc) from None
         except (ProtocolError, HTTPError, OSError) as exc:
             if declared is None:
                 declared = _length_or_none(response)
             error = exc if isinstance(exc, ProtocolError) else ProtocolError(str(exc))
             if declared is not None:
-                raise _BodyBroken(f"download truncado: {integer(response.tell())} de {integer(declared)} bytes",
+                raise _BodyBroken(f"download truncado: {number(response.tell())} de {number(declared)} bytes",
                                   error) from None
-            raise _BodyBroken(f"conexão interrompida no meio da transferência, com {integer(response.tell())} "
+            raise _BodyBroken(f"conexão interrompida no meio da transferência, com {number(response.tell())} "
                               "bytes recebidos", error) from None
 
     def _save(self, response, url: str, final: str, target: Path, started: float) -> Downloaded:
         declared = self._declared_length(response, url)
         if declared is not None and declared > self.max_bytes:
-            raise DownloadError(url, f"o arquivo tem {integer(declared)} bytes, acima do limite de "
+            raise DownloadError(url, f"o arquivo tem {number(declared)} bytes, acima do limite de "
                                      f"{_size(self.max_bytes)}", permanent=True)
         digest, size = hashlib.sha256(), 0
         try:
@@ -433,7 +434,7 @@ class Client:
                                             permanent=True)
                     if self._clock() - started > self.max_seconds:
                         raise DownloadError(url, f"o download passou de {self.max_seconds:g} s, o limite por "
-                                                 f"arquivo ({integer(size)} bytes recebidos); não foi repetido",
+                                                 f"arquivo ({number(size)} bytes recebidos); não foi repetido",
                                             permanent=False)
                     digest.update(chunk)
                     fh.write(chunk)
@@ -443,7 +444,7 @@ class Client:
             raise DownloadError(url, _disk_cause(exc, target), permanent=True) from None
         received = response.tell()
         if declared is not None and received != declared:  # urllib3 raises first; kept as the last word
-            raise _BodyBroken(f"download truncado: {integer(received)} de {integer(declared)} bytes",
+            raise _BodyBroken(f"download truncado: {number(received)} de {number(declared)} bytes",
                               ProtocolError("short body"))
         return Downloaded(target, digest.hexdigest(), size, response.headers.get("ETag", ""),
                           response.headers.get("Last-Modified", ""), final)
@@ -503,7 +504,7 @@ def _attempts(n: int) -> str:
 
 
 def _size(n: int) -> str:
-    return f"{n // MiB} MiB" if n % MiB == 0 else f"{integer(n)} bytes"
+    return f"{n // MiB} MiB" if n % MiB == 0 else f"{number(n)} bytes"
 
 
 def _network_cause(exc: BaseException | None, timeout: float) -> str:

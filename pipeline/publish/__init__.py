@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..contract.identifiers import mask_cpf
-from ..contract.problems import integer
 from ..contract.schema import Schema
 from ..contract.settings import release_assets
+from ..contract.spelling import number
 from ..derive import Derived
 from ..validate import Report
 from . import archive, columnar, database, datapackage, hosting, spreadsheet, tabular
@@ -50,10 +50,10 @@ def formats_note(rows: int) -> str:
         return ""
     why = []
     if rows > hosting.JSON_MAX_ROWS:
-        why.append(f"o JSON é uma lista lida inteira na memória, e esta passa de {integer(hosting.JSON_MAX_ROWS)} registros")
+        why.append(f"o JSON é uma lista lida inteira na memória, e esta passa de {number(hosting.JSON_MAX_ROWS)} registros")
     if rows > spreadsheet.MAX_ROWS:
-        why.append(f"uma planilha do Excel tem no máximo {integer(spreadsheet.MAX_ROWS + 1)} linhas")
-    return (f"Sem {' nem '.join(missing)} para esta tabela, de {integer(rows)} registros: " + "; ".join(why) + ". "
+        why.append(f"uma planilha do Excel tem no máximo {number(spreadsheet.MAX_ROWS + 1)} linhas")
+    return (f"Sem {' nem '.join(missing)} para esta tabela, de {number(rows)} registros: " + "; ".join(why) + ". "
             "Use o Parquet (tipado e compacto, lido em segundos) ou o CSV.")
 
 

@@ -72,8 +72,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ..contract.identifiers import slugify
-from ..contract.problems import integer
 from ..contract.settings import EU_FREQUENCY, FREQUENCIES, VCGE_ROAD_TRANSPORT, VCGE_SCHEME, check_email, release_page
+from ..contract.spelling import number
 from ..publish.datapackage import FICTIONAL_LABEL
 from ..publish.provenance import NOT_COVERED_SENTENCE as DESCRIBED_NOT_COVERED
 
@@ -311,7 +311,7 @@ def _title(descriptor: Mapping, resource: Mapping | None) -> str:
 
 
 def _plural(n: int, one: str, many: str) -> str:
-    return f"{integer(n)} {one if n == 1 else many}"
+    return f"{number(n)} {one if n == 1 else many}"
 
 
 def _licence_label(descriptor: Mapping) -> str:

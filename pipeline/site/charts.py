@@ -10,7 +10,7 @@ from html import escape
 
 from markupsafe import Markup
 
-from .filters import mes_br
+from ..contract.spelling import day, money, month
 
 WIDTH, HEIGHT = 640, 260
 LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 40
@@ -44,8 +44,8 @@ def fare_history_svg(fares: list[dict], as_of: date, label) -> Markup | None:
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
              f'aria-labelledby="grafico-tarifas-titulo grafico-tarifas-desc" class="grafico">',
              '<title id="grafico-tarifas-titulo">Histórico das tarifas máximas</title>',
-             f'<desc id="grafico-tarifas-desc">{len(drawn)} séries, de {start.strftime("%d/%m/%Y")} a '
-             f'{end.strftime("%d/%m/%Y")}; os valores estão na tabela do histórico.</desc>',
+             f'<desc id="grafico-tarifas-desc">{len(drawn)} séries, de {day(start)} a '
+             f'{day(end)}; os valores estão na tabela do histórico.</desc>',
              f'<line x1="{LEFT}" y1="{HEIGHT - BOTTOM}" x2="{WIDTH - RIGHT}" y2="{HEIGHT - BOTTOM}" stroke="#3d4247"/>',
              f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{HEIGHT - BOTTOM}" stroke="#3d4247"/>']
     for k in range(5):
@@ -54,7 +54,7 @@ def fare_history_svg(fares: list[dict], as_of: date, label) -> Markup | None:
                      f'{_reais(v)}</text>')
     for d, anchor in ((start, "start"), (end, "end")):
         parts.append(f'<text x="{x(d):.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="{anchor}" font-size="11" '
-                     f'fill="#1b1b1b">{d.strftime("%m/%Y")}</text>')
+                     f'fill="#1b1b1b">{month(d.isoformat())}</text>')
     legend = []
     for n, key in enumerate(drawn):
         colour = COLOURS[n % len(COLOURS)]
@@ -73,7 +73,7 @@ def fare_history_svg(fares: list[dict], as_of: date, label) -> Markup | None:
 
 
 def _reais(v: float) -> str:
-    return "R$ " + f"{v:,.0f}".replace(",", ".")
+    return money(v, 0)
 
 
 def tickets_svg(months: list[dict]) -> Markup | None:
@@ -93,7 +93,7 @@ def tickets_svg(months: list[dict]) -> Markup | None:
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
              f'aria-labelledby="grafico-bilhetes-titulo grafico-bilhetes-desc" class="grafico">',
              '<title id="grafico-bilhetes-titulo">Bilhetes vendidos por mês da viagem</title>',
-             f'<desc id="grafico-bilhetes-desc">{len(months)} meses, de {mes_br(first)} a {mes_br(last)}; pagos em azul, '
+             f'<desc id="grafico-bilhetes-desc">{len(months)} meses, de {month(first)} a {month(last)}; pagos em azul, '
              'gratuitos em verde; os valores estão na tabela.</desc>',
              f'<line x1="{LEFT}" y1="{HEIGHT - BOTTOM}" x2="{WIDTH - RIGHT}" y2="{HEIGHT - BOTTOM}" stroke="#3d4247"/>']
     for k in range(5):
@@ -111,7 +111,7 @@ def tickets_svg(months: list[dict]) -> Markup | None:
     for m, anchor in ((months[0], "start"), (months[-1], "end")):
         x = LEFT if anchor == "start" else WIDTH - RIGHT
         parts.append(f'<text x="{x}" y="{HEIGHT - BOTTOM + 16}" text-anchor="{anchor}" font-size="11" '
-                     f'fill="#1b1b1b">{mes_br(m["mes"])}</text>')
+                     f'fill="#1b1b1b">{month(m["mes"])}</text>')
     parts.append("</svg>")
     legend = "".join(f'<li><span class="cor" style="background:{c}"></span>{t}</li>'
                      for c, t in ((COLOURS[0], "bilhetes pagos"), (COLOURS[2], "bilhetes gratuitos")))

@@ -6,24 +6,13 @@ import re
 from datetime import date, datetime
 from functools import lru_cache, wraps
 
+from ..contract import spelling
 from ..contract.identifiers import format_cnpj, slugify
 
 
 def data_br(value) -> str:
-    """2026-03-06 -> 06/03/2026; empty -> an em dash."""
-    if isinstance(value, datetime):
-        return value.strftime("%d/%m/%Y %H:%M")
-    if isinstance(value, date):
-        return value.strftime("%d/%m/%Y")
-    return "—"
-
-
-def data_iso_br(value: str) -> str:
-    """'2020-03-01' -> 01/03/2020 (dates kept as ISO text, e.g. in the completeness report)."""
-    try:
-        return data_br(date.fromisoformat(value))
-    except (TypeError, ValueError):
-        return "—"
+    """2026-03-06 (a date, a datetime or ISO text) -> 06/03/2026; empty -> an em dash."""
+    return spelling.day(value)
 
 
 def iso(value) -> str:
@@ -31,22 +20,12 @@ def iso(value) -> str:
 
 
 def reais(value) -> str:
-    """1234.5 -> R$ 1.234,50."""
-    if value is None or value != value:
-        return "—"
-    text = f"{float(value):,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
-    return f"R$\u00a0{text}"  # no line break inside an amount
+    """1234.5 -> R$ 1.234,50, with no line break inside the amount."""
+    return spelling.money(value).replace(" ", "\u00a0")
 
 
-def numero(value, decimals: int = 0) -> str:
-    if value is None or value != value:
-        return "—"
-    return f"{float(value):,.{decimals}f}".replace(",", "X").replace(".", ",").replace("X", ".")
-
-
-def mes_br(mes: str) -> str:
-    """A month as the data writes it, ``2026-09``, as a person reads it: ``09/2026``."""
-    return f"{mes[5:]}/{mes[:4]}" if mes else "—"
+numero = spelling.number
+mes_br = spelling.month
 
 
 def artigo_url(artigo: str) -> str:
@@ -99,7 +78,6 @@ def _remembered(fn, size: int = 4096):
 FILTERS = {
     "data_br": _remembered(data_br),
     "iso": _remembered(iso),
-    "data_iso_br": data_iso_br,
     "reais": _remembered(reais),
     "numero": numero,
     "cnpj": _remembered(format_cnpj),

@@ -13,15 +13,7 @@
   function getJSON(url) {
     return fetch(url).then(function (resp) { return resp.ok ? resp.json() : null; }).catch(function () { return null; });
   }
-  function numero(n) { return Number(n).toLocaleString("pt-BR"); }
-  function reais(v) {
-    return v === null || v === undefined ? "—" : "R$ " + Number(v).toLocaleString("pt-BR", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  }
-  function dataBr(iso) {
-    if (!iso) { return "—"; }
-    var d = iso.slice(0, 10).split("-");
-    return d[2] + "/" + d[1] + "/" + d[0] + (iso.length > 10 ? " " + iso.slice(11, 16) : "");
-  }
+  var numero = window.portal.numero, reais = window.portal.reais, dataBr = window.portal.data;
 
   var nomes = window.portal.nomes;
 

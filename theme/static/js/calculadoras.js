@@ -54,16 +54,7 @@
     return g;
   }
 
-  // 60250n with scale 5 -> "0,6025": pt-BR, thousands grouped, trailing zeros dropped down to minPlaces
-  function decimal(units, scale, minPlaces) {
-    var s = units.toString();
-    while (s.length <= scale) { s = "0" + s; }
-    var whole = s.slice(0, s.length - scale), fraction = s.slice(s.length - scale).replace(/0+$/, "");
-    while (fraction.length < minPlaces) { fraction += "0"; }
-    whole = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ".");
-    return fraction ? whole + "," + fraction : whole;
-  }
-
+  var decimal = window.portal.decimal;  // exact: 60250n with scale 5 -> "0,6025" (pipeline/contract/spelling.py)
   function money(units, scale) { return "R$ " + decimal(units, scale, 2); }
   function kg(g) { return decimal(g, 3, 0) + " kg"; }
   function positive(v) { return v > ZERO ? v : ZERO; }
@@ -140,12 +131,7 @@
     var m = LOCAL.exec(value);
     return m ? Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] || 0)) : NaN;
   }
-  function two(n) { return (n < 10 ? "0" : "") + n; }
-  function dateTime(ms) {
-    var d = new Date(ms);
-    return two(d.getUTCDate()) + "/" + two(d.getUTCMonth() + 1) + "/" + d.getUTCFullYear() + ", " +
-      two(d.getUTCHours()) + ":" + two(d.getUTCMinutes());
-  }
+  function dateTime(ms) { return window.portal.data(new Date(ms).toISOString()); }  // the wall clock, as UTC
 
   setup("calc-desistencia", function (form) {
     var hours = Number(form.dataset.horas);

@@ -30,7 +30,7 @@
           return (!state.ambito || r[3] === state.ambito) && (!state.categoria || r[4].indexOf(wanted) >= 0) &&
             (!state.transportadora || r[5].indexOf(state.transportadora) >= 0);
         });
-        var total = hits.length.toLocaleString("pt-BR");
+        var total = window.portal.numero(hits.length);
         out.appendChild(el("p", hits.length > MAX_ROWS
           ? total + " linhas; mostrando as " + MAX_ROWS + " primeiras: refine os filtros."
           : total + (hits.length === 1 ? " linha encontrada." : " linhas encontradas."), { role: "status" }));
@@ -46,7 +46,7 @@
           tr.appendChild(el("th", null, { scope: "row" })).appendChild(el("a", r[0], { href: base + r[1] }));
           tr.appendChild(el("td", r[2]));
           tr.appendChild(el("td", scopes[r[3]] || r[3]));
-          tr.appendChild(el("td", r[5].length.toLocaleString("pt-BR")));
+          tr.appendChild(el("td", window.portal.numero(r[5].length)));
         });
         out.appendChild(table);
       }).catch(function (err) {

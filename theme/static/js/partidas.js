@@ -9,7 +9,7 @@
   var el = window.portal.el;
 
   function count(n) {
-    return n.toLocaleString("pt-BR") + (n === 1 ? " partida" : " partidas");
+    return window.portal.numero(n) + (n === 1 ? " partida" : " partidas");
   }
 
   // <label>Dia da semana <select>…</select></label>: the label holds its control, so no id is needed
@@ -49,7 +49,7 @@
         if (on) { shown += 1; }
       });
       status.textContent = d === "" && c === "" ? count(rows.length) + " na tabela." :
-        shown ? "Mostrando " + count(shown) + " de " + rows.length.toLocaleString("pt-BR") + "." :
+        shown ? "Mostrando " + count(shown) + " de " + window.portal.numero(rows.length) + "." :
           "Nenhuma partida com esse dia e essa classe (de " + count(rows.length) + ").";
     }
     day.addEventListener("change", apply);

@@ -12,9 +12,7 @@
   var base = "";
   function link(text, href) { return el("a", text, { href: base + href }); }
 
-  function reais(v) {
-    return "R$ " + Number(v).toLocaleString("pt-BR", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  }
+  var reais = window.portal.reais;
 
   // a table of the answer: the first cell of a row is its header; ``opts.attrs`` the table's attributes,
   // ``opts.rowAttrs[k]`` those of row k
@@ -40,7 +38,7 @@
     return t;
   }
 
-  function number(n) { return n.toLocaleString("pt-BR"); }
+  var number = window.portal.numero;
 
   // "Seg, Qua, Sex", "todos os dias" (theme/templates/_rota.html)
   function days(flags) {
