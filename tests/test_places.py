@@ -9,13 +9,13 @@ import json
 import pytest
 from conftest import page_text
 
-from pipeline.places import BY_ALIAS, BY_NAME, UNRESOLVED, aliases, fold, resolve
+from pipeline.places import BY_ALIAS, BY_NAME, UNRESOLVED, aliases, fold_name, resolve
 
 
 def test_fold_drops_accents_case_and_punctuation():
-    assert fold("São Miguel D'Oeste") == "SAO MIGUEL D OESTE"
-    assert fold("  sao   paulo ") == fold("SÃO PAULO") == "SAO PAULO"
-    assert fold("MOJI-MIRIM") == "MOJI MIRIM"
+    assert fold_name("São Miguel D'Oeste") == "SAO MIGUEL D OESTE"
+    assert fold_name("  sao   paulo ") == fold_name("SÃO PAULO") == "SAO PAULO"
+    assert fold_name("MOJI-MIRIM") == "MOJI MIRIM"
 
 
 def test_resolve_by_name_by_alias_and_never_guessing():

@@ -11,7 +11,7 @@ import re
 
 from ..contract.schema import Schema, load_schema
 from .base import Adapter, Layout, Row
-from .common import fold, parse_date_br
+from .common import fold_code, parse_date_br
 
 TITLE = "Quadro de horários"  # the export's name at the regulator
 NAME = "antt-horarios"
@@ -85,7 +85,7 @@ _FLAG_TRUE = {"x", "X"}
 
 def vehicle_category(text: str) -> str | None:
     """The contract's category of a vehicle type of the export; None when unknown."""
-    key = fold(text)
+    key = fold_code(text)
     if key in VEHICLE_TYPES:
         return VEHICLE_TYPES[key]
     if key in MIXED_VEHICLE_TYPES:

@@ -15,7 +15,7 @@ import re
 
 from ..contract.schema import Schema
 from .base import Adapter, Layout, Row
-from .common import Ends, fold, parse_place_code
+from .common import Ends, fold_code, parse_place_code
 
 TITLE = "Linhas e seções"  # the export's name at the regulator
 NAME = "antt-linhas-secoes"
@@ -41,7 +41,7 @@ AUTHORISATIONS = {"AUTORIZACAO": "autorizacao", "AUTORIZACAO JUDICIAL": "autoriz
 
 
 def ambit(text: str) -> str | None:
-    return AMBITS.get(fold(text).replace("SEMI-URBANO", "SEMIURBANO").replace("SEMI URBANO", "SEMIURBANO"))
+    return AMBITS.get(fold_code(text).replace("SEMI-URBANO", "SEMIURBANO").replace("SEMI URBANO", "SEMIURBANO"))
 
 
 def parse_km(value: str) -> tuple[float | None, str | None]:
@@ -65,7 +65,7 @@ def _km(value: float | None) -> str:
 
 
 def _same_place(a_mun: str, a_uf: str, b_mun: str, b_uf: str) -> bool:
-    return a_uf == b_uf and fold(a_mun) == fold(b_mun)
+    return a_uf == b_uf and fold_code(a_mun) == fold_code(b_mun)
 
 
 def _joins_terminals(section: dict, ends: Ends) -> str | None:
@@ -94,7 +94,7 @@ class LineSteps(Adapter):
 
     def authorisation(self, row: Row) -> str | None:
         text = row.cells["outorga_secao"]
-        row.values["tipo_autorizacao"] = AUTHORISATIONS.get(fold(text)) if text.strip() else ""
+        row.values["tipo_autorizacao"] = AUTHORISATIONS.get(fold_code(text)) if text.strip() else ""
         if row.values["tipo_autorizacao"] is None:
             return f'tipo de autorização desconhecido: coluna "outorga_secao" = "{text}"'
         return None

@@ -145,7 +145,7 @@ class Tickets(Adapter):
         damaged by a wrong encoding); the fields of ``bilhetes``. The first six columns come from table
         ``lookup`` (``lookup`` of each value); quantities and amounts are matched with ``amounts``' own
         patterns, a cell without spaces first, and converted as it converts them (``float``, then ``repr``)."""
-        from .bulk import WHITESPACE, fold, fullmatch, strip
+        from .bulk import WHITESPACE, fullmatch, squeeze_spaces, strip
 
         joins = " ".join(f"JOIN lookup m{i} ON m{i}.v = coalesce(cur.c{i}, '')" for i in range(cls.LOOKED_UP))
         patterns = {6: f"(?:{_AMOUNT.pattern})?", 7: f"(?:{_AMOUNT.pattern})?", 8: _QUANTITY.pattern}  # amounts: or empty
@@ -170,7 +170,7 @@ class Tickets(Adapter):
                 FROM stripped
             )
             SELECT line, k0, k1, k2, k3, k4, k5,
-                   {", ".join(f"CASE WHEN p{i} THEN c{i} ELSE {fold(f'c{i}')} END AS k{i}" for i in patterns)},
+                   {", ".join(f"CASE WHEN p{i} THEN c{i} ELSE {squeeze_spaces(f'c{i}')} END AS k{i}" for i in patterns)},
                    blank6 AND {" AND ".join(fullmatch(f'c{i}', f'{WHITESPACE}*') for i in patterns)} AS blank,
                    mes_viagem IS NULL OR mes_emissao IS NULL OR origem_uf IS NULL OR destino_uf IS NULL
                        OR NOT (ok6 AND ok7 AND ok8) AS bad,

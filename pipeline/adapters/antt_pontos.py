@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .base import Adapter, Layout, Row
-from .common import fold, parse_place
+from .common import fold_code, parse_place
 
 NAME = "antt-pontos-esquema-operacional"
 TITLE = "Pontos do esquema operacional"
@@ -63,7 +63,7 @@ class Stops(Adapter):
 
     def flags(self, row: Row) -> str | None:
         for column, field in FLAGS.items():
-            value = YES_NO.get(fold(row.cells[column]))
+            value = YES_NO.get(fold_code(row.cells[column]))
             if value is None:
                 return f'marcação ilegível: coluna "{column}" = "{row.cells[column]}" (esperado Sim ou Não)'
             row.values[field] = value

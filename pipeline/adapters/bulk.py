@@ -96,8 +96,8 @@ def strip(expr: str) -> str:
     return f"regexp_replace({expr}, {literal(f'^{WHITESPACE}+|{WHITESPACE}+$')}, '', 'g')"
 
 
-def fold(expr: str) -> str:
-    """SQL: ``" ".join(expr.split())``, the spaces of a cell folded as RowChecker folds them."""
+def squeeze_spaces(expr: str) -> str:
+    """SQL: ``" ".join(expr.split())``, a cell's runs of spaces made one, as RowChecker does."""
     return f"trim(regexp_replace({expr}, {literal(WHITESPACE + '+')}, ' ', 'g'), ' ')"
 
 

@@ -187,7 +187,7 @@ class Carriers:
             return
         self._rows[cnpj] = {"cnpj": cnpj, "razao_social": razao}
         self._first[cnpj] = line
-        if TEST_COMPANY_MARK in fold(razao):
+        if TEST_COMPANY_MARK in fold_code(razao):
             self._rows[cnpj]["observacao"] = TEST_COMPANY_NOTE
             self.report.sinalizadas.append(
                 {
@@ -394,8 +394,10 @@ def read_export(path: Path, layouts: list[list[str]]) -> Export:
 
 
 @lru_cache(maxsize=65_536)
-def fold(text: str) -> str:
-    """Upper case, accents dropped, runs of spaces collapsed: for matching words, never for output."""
+def fold_code(text: str) -> str:
+    """A coded word of the regulator's exports as it is compared with the layouts' codes (``Semi-Urbano`` ->
+    ``SEMI-URBANO``, ``Sim`` -> ``SIM``): upper case, accents dropped, runs of spaces collapsed, punctuation
+    kept; never for output. Places and carriers are folded by :func:`pipeline.places.fold_name`."""
     text = unicodedata.normalize("NFKD", text or "").encode("ascii", "ignore").decode("ascii")
     return " ".join(text.upper().split())
 
@@ -465,7 +467,7 @@ def parse_date_either(value: str, column: str, mixed: bool) -> tuple[str | None,
 
 def parse_place_code(code: str) -> str | None:
     """A UF, or a country as its ISO 3166-1 alpha-3 code; None when it is neither."""
-    code = fold(code)
+    code = fold_code(code)
     if code in UFS or code in ISO_COUNTRIES:
         return code
     return COUNTRY_ALIASES.get(code)

@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from ..places import fold, matching
+from ..places import fold_name, matching
 
 FILE = "nomes.json"
 # Whoosh syntax: a query that names a field, quotes, groups, ranges or operators is the text search's alone
@@ -45,7 +45,7 @@ def first(folder: Path, text: str) -> tuple[list[tuple[str, str, str, str]], lis
     data = json.loads(path.read_text(encoding="utf-8"))
     places, hits, notes = data["lugares"], [], []
     messages = matching.MESSAGES
-    key = fold(text).replace(" ", "")  # an identifier as typed: site/identifiers.py key(), the pages' rule
+    key = fold_name(text).replace(" ", "")  # an identifier as typed: site/identifiers.py key(), the pages' rule
     ident = data["ids"].get(key) if len(key) >= 4 else None
     if ident:
         url, label, kind = ident

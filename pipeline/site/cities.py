@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from ..adapters.common import TEST_COMPANY_NOTE
-from ..places import BY_ALIAS, Place, aliases, fold, resolve
+from ..places import BY_ALIAS, Place, aliases, fold_name, resolve
 from . import urls
 from .coverage import PHRASES, Coverage, join
 from .filters import data_br, mes_br
@@ -60,7 +60,7 @@ def _place_record(place: Place) -> Record:
     return Record(place=place, chave=place.chave, slug=place.chave, url=urls.url("cidade", slug=place.chave),
                   nome=place.nome, uf=place.uf,
                   codigo_ibge=place.codigo_ibge, resolucao=place.resolucao, motivo=place.motivo,
-                  grafias=set(), linhas=set(), destinos={}, busca=fold(place.nome))
+                  grafias=set(), linhas=set(), destinos={}, busca=fold_name(place.nome))
 
 
 def _departures_from(line: dict, place: Place) -> str | None:
@@ -197,7 +197,7 @@ def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None 
                 here["linhas"].add(line["prefixo"])
                 answer = here["destinos"].setdefault(there["chave"], Record(outra=there, linhas={}, nomes=set(),
                                                                             paralisadas={}, como={}))
-                answer["nomes"].add((fold(here_src[0]), fold(there_src[0])))
+                answer["nomes"].add((fold_name(here_src[0]), fold_name(there_src[0])))
                 since = stopped.get((here["chave"], there["chave"]))
                 if since is not None:
                     answer["paralisadas"].setdefault(line["prefixo"], (line, since))
@@ -276,7 +276,7 @@ def _answer(here: Place, answer: Record, weekdays: list[str], timetables: _Timet
         departures += rows
         trips = sum(sum(r["dias"]) for r in rows)
         fares = [f for f in line["tarifas"] if f["vigente"] and (
-            (fold(f["origem"]), fold(f["destino"])) in names or (fold(f["destino"]), fold(f["origem"])) in names)]
+            (fold_name(f["origem"]), fold_name(f["destino"])) in names or (fold_name(f["destino"]), fold_name(f["origem"])) in names)]
         items.append(Record(linha=line, sentido=sentido, como=how,
                             por_paradas=how == "paradas", por_secao=how == "secao" and sentido is None,
                             # placeholder times are no departure a passenger can take: not counted
@@ -339,7 +339,7 @@ def _alias_notes(here_src: tuple[str, str], there_src: tuple[str, str]) -> list[
     for verb, (name, uf) in (("parte de", here_src), ("chega a", there_src)):
         if resolve(name, uf).resolucao != BY_ALIAS:
             continue
-        part = getattr(aliases().get((fold(name), (uf or "").upper())), "parte", "")
+        part = getattr(aliases().get((fold_name(name), (uf or "").upper())), "parte", "")
         if part:
             out.append(f"{verb} {part}")
     return out
@@ -355,7 +355,7 @@ def index_json(cities: list[Record]) -> list[dict]:
     in this list of the places it has an answer for (so no answer file is asked for in vain), and
     ``linhas``, how many lines serve it (the test company's not counted): a measure of its service."""
     position = {c["chave"]: k for k, c in enumerate(cities)}
-    return [dict(_place_json(c), busca=sorted({c["busca"], *(fold(g) for g in c["grafias"])}),
+    return [dict(_place_json(c), busca=sorted({c["busca"], *(fold_name(g) for g in c["grafias"])}),
                  destinos=sorted(position[r["outra"]["chave"]] for r in c["destinos"]), linhas=c["linhas"])
             for c in cities]
 

@@ -6,13 +6,13 @@ in ``/busca/ids/<first two characters>.json``, which the search page and the 404
 from __future__ import annotations
 
 from ..contract.kinds import RECORD_KINDS
-from ..places import fold
+from ..places import fold_name
 
 
 def key(typed: str) -> str:
     """``Portaria DTR nº 45/2001`` -> ``PORTARIADTRNO452001``; ``12-0140-00`` -> ``12014000``: the
     folded text (accents, case and punctuation dropped, as place names are matched) without spaces."""
-    return fold(typed).replace(" ", "")
+    return fold_name(typed).replace(" ", "")
 
 
 def shards(data) -> dict[str, dict[str, list[str]]]:

@@ -1,7 +1,7 @@
 """Names as people type them put the record first: ``1001`` finds Auto Viação 1001's page, ``Brasília``
 the page of Brasília (DF) before Brasília de Minas, ``goiania`` the page of Goiânia before the pages that
 merely mention it. The search page (``theme/static/js/busca.js``) reads ``/busca/nomes/<xx>.json``, where ``xx``
-is the first two characters of one word of the name as :func:`~pipeline.places.fold` writes it
+is the first two characters of one word of the name as :func:`~pipeline.places.fold_name` writes it
 (``AUTO VIACAO 1001 LTDA`` is in ``AU``, ``VI``, ``10`` and ``LT``), and ranks them before Pagefind's
 results by the rule of pipeline/places/matching.py (:func:`rank`; ``nomes.js`` in the browser): the name itself,
 then names that begin with what was typed, then the others, then names mistyped within two errors
@@ -9,7 +9,7 @@ then names that begin with what was typed, then the others, then names mistyped 
 
 from __future__ import annotations
 
-from ..places import fold
+from ..places import fold_name
 from ..places.matching import rank_names
 
 # what a name leads to, as the search page labels it
@@ -19,11 +19,11 @@ CITY, CARRIER = "Cidade", "Transportadora"
 def entries(data) -> list[tuple[str, str, str, str, int]]:
     """``(folded name, label, url, kind, lines)`` for every place and every carrier (its razão social and
     its nome fantasia); ``lines``: how many lines serve the place or the carrier operates."""
-    out = [(fold(c["nome"]), f"{c['nome']} ({c['uf']})", c["url"], CITY, c["linhas"]) for c in data.cities]
+    out = [(fold_name(c["nome"]), f"{c['nome']} ({c['uf']})", c["url"], CITY, c["linhas"]) for c in data.cities]
     for c in data.carriers:
         for name in dict.fromkeys(filter(None, (c["razao_social"], c["nome_fantasia"]))):
-            if fold(name):
-                out.append((fold(name), c["razao_social"], c["url"], CARRIER, len(c["linhas"])))
+            if fold_name(name):
+                out.append((fold_name(name), c["razao_social"], c["url"], CARRIER, len(c["linhas"])))
     return out
 
 

@@ -9,7 +9,7 @@
 
   var el = window.portal.el;
 
-  var fold = window.portal.fold;
+  var foldName = window.portal.foldName;
   function getJSON(url) {
     return fetch(url).then(function (resp) { return resp.ok ? resp.json() : null; }).catch(function () { return null; });
   }
@@ -19,7 +19,7 @@
 
   // the names whose words match what was typed (pipeline/site/names.py rank(): the rule of nomes.js)
   function rankNames(typed, candidates, rules) {
-    var words = fold(typed).split(" ").filter(Boolean);
+    var words = foldName(typed).split(" ").filter(Boolean);
     if (!words.length) { return []; }
     var found = nomes.rank(words, candidates.map(function (c) { return { busca: [c[0]], linhas: c[4] || 0, entry: c }; }), rules);
     var seen = {}, out = [];
@@ -128,9 +128,9 @@
     }
 
     function lookups(q) {
-      var words = fold(q).split(" ").sort(function (a, b) { return b.length - a.length; });
+      var words = foldName(q).split(" ").sort(function (a, b) { return b.length - a.length; });
       var names = words[0] && nameFiles.indexOf(words[0].slice(0, 2)) >= 0 ? getJSON(base + "/busca/nomes/" + words[0].slice(0, 2) + ".json") : Promise.resolve(null);
-      var k = fold(q).replace(/ /g, "");
+      var k = foldName(q).replace(/ /g, "");
       // notice numbers are digits: their files are named by the last digits, every one written
       var notice = k.length >= 4 && /^[0-9]+$/.test(k.slice(-digits)) ? getJSON(base + "/busca/autos/" + k.slice(-digits) + ".json") : Promise.resolve(null);
       var ident = window.portalIds && idFiles.indexOf(k.slice(0, 2)) >= 0 ? window.portalIds(q, base) : Promise.resolve(null);

@@ -1,5 +1,5 @@
 // What the portal's scripts share (loaded before each of them): window.portal.el builds an element whose
-// text is set as text, never parsed as HTML; window.portal.fold folds a name as the build does;
+// text is set as text, never parsed as HTML; window.portal.foldName folds a name as the build does;
 // window.portal.base gives the sub-path the site is served under, from a form's action (/portal/busca/ ->
 // /portal), which the build rewrites with the site; numero, reais and data write a number, an amount and a
 // date as pipeline/contract/spelling.py does (its exemplos-formatos.json is run through both by the tests).
@@ -55,8 +55,8 @@
       Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
       return node;
     },
-    // as pipeline/places fold(): accents, case and punctuation dropped ("São Paulo" -> "SAO PAULO")
-    fold: function (text) {
+    // as pipeline/places fold_name(): accents, case and punctuation dropped ("São Paulo" -> "SAO PAULO")
+    foldName: function (text) {
       return (text || "").normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toUpperCase()
         .replace(/[^A-Z0-9]+/g, " ").trim();
     },

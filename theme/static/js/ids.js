@@ -3,7 +3,7 @@
 // The search page (busca.js) and the 404 page call window.portalIds(typed, base).
 (function () {
   "use strict";
-  function key(typed) { return window.portal.fold(typed).replace(/ /g, ""); }
+  function key(typed) { return window.portal.foldName(typed).replace(/ /g, ""); }
   window.portalIds = function (typed, base) {
     var k = key(typed);
     if (k.length < 4 || !/[0-9]/.test(k)) { return Promise.resolve(null); }

@@ -1,10 +1,10 @@
 // Names as people type them, matched to what they mean: a place, a journey between two, a carrier.
 // The twin of pipeline/places/matching.py, applying its constants (/busca/regras.json) to /cidades/index.json;
 // the same worked examples (pipeline/places/exemplos-busca.json) test both (tests/test_matching.py).
-// Needs comum.js (window.portal.fold).
+// Needs comum.js (window.portal.foldName).
 (function () {
   "use strict";
-  var fold = window.portal.fold;
+  var foldName = window.portal.foldName;
   var EXACT = 0, PREFIX = 1, TYPO = 2;
 
   function allowedEdits(word, rules) {
@@ -77,7 +77,7 @@
   }
 
   function findPlace(places, typed, rules) {
-    var words = fold(typed).split(" ").filter(Boolean);
+    var words = foldName(typed).split(" ").filter(Boolean);
     if (!words.length) { return { items: [], level: null, unique: false, spelling: "", uf: null }; }
     var found = rank(words, places, rules);
     var last = words[words.length - 1];
@@ -95,7 +95,7 @@
 
   // [[left, right]...], and whether the person marked the division: as pipeline/places/matching.py _splits()
   function splits(text, rules) {
-    var folded = fold(text), out = [];
+    var folded = foldName(text), out = [];
     var leadingDe = folded.indexOf("DE ") === 0 && folded.split(" ").length > 2;
     if (leadingDe) { text = text.replace(/^\s*de\s+/i, ""); }
     var signs = rules.sinais_entre_lugares.slice().sort(function (a, b) { return b.length - a.length; }).map(escape).join("|");
@@ -111,7 +111,7 @@
 
   function unarticled(side, rules) {  // one end of a journey without the article before it ("o Rio")
     var words = side.trim().split(/\s+/);
-    return words.length > 1 && rules.artigos.indexOf(fold(words[0])) >= 0 ? words.slice(1).join(" ") : side;
+    return words.length > 1 && rules.artigos.indexOf(foldName(words[0])) >= 0 ? words.slice(1).join(" ") : side;
   }
 
   // [origin, destination] when typed is a journey, else null: as pipeline/places/matching.py find_journey()
