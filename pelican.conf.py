@@ -1,8 +1,7 @@
 """Pelican settings of the portal: settings only. The build (``python -m pipeline build``, pipeline/build/__init__.py
-``render``) overrides OUTPUT_PATH and DELETE_OUTPUT_DIRECTORY and adds the PORTAL_* settings: the data
-(PORTAL_DATA), the workers, the page count, the pages to render again, what Pagefind reads, the releases'
-address and the site's address (PORTAL_WORKERS, PORTAL_PAGES, PORTAL_LATE, PORTAL_SEARCH_PAGES,
-PORTAL_SEARCH_READS, PORTAL_VERSOES_URL, PORTAL_ADDRESS)."""
+``render``) overrides OUTPUT_PATH, DELETE_OUTPUT_DIRECTORY and SITEURL (the site's address, or its path) and adds
+the data and the workers (PORTAL_DATA, PORTAL_WORKERS), the folder for what Pagefind reads (PORTAL_SEARCH_PAGES)
+and the releases' address (PORTAL_VERSOES_URL); it hands Pelican the site's writer by the get_writer signal."""
 
 from pathlib import Path
 

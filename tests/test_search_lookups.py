@@ -80,7 +80,7 @@ def test_record_pages_carry_their_search_filters(site):
 
 
 def test_the_browser_index_is_the_same_bytes_however_pagefind_orders_its_filters(site, tmp_path):
-    """The build indexes what Pagefind reads of each page (pipeline/index/pagefind.py ``reads``); here
+    """The build indexes what Pagefind reads of each page (pipeline/site/writer.py ``pagefind_text``); here
     Pagefind reads the whole pages again: the same bundle, byte for byte."""
     import shutil
 
@@ -98,7 +98,7 @@ def test_the_browser_index_is_the_same_bytes_however_pagefind_orders_its_filters
 
 
 def test_pagefind_is_given_the_body_less_the_ignored_tables_that_hold_no_filter():
-    from pipeline.index.pagefind import reads
+    from pipeline.site.writer import pagefind_text
 
     page = ('<!DOCTYPE html><html lang="pt-BR"><head><title>T</title></head><body><nav>Menu</nav>'
             '<main id="conteudo" data-pagefind-body><h1>Linha 12-0140-00</h1>'
@@ -108,10 +108,10 @@ def test_pagefind_is_given_the_body_less_the_ignored_tables_that_hold_no_filter(
             '<p class="fonte" data-pagefind-ignore>Fonte: ANTT</p><p>Seções</p>'
             '<figure data-pagefind-ignore><svg><text>R$ 30</text></svg></figure>'
             '<table><tr><td>Tarifa</td></tr></table></main><footer>Rodapé</footer></body></html>')
-    read = reads(page)
+    read = pagefind_text(page)
     assert "Fonte: ANTT" not in read and "R$ 30" not in read and "<p>Seções</p>" in read
     assert read.startswith('<!DOCTYPE html>\n<html lang="pt-BR"><head></head><body><main id="conteudo"')
     assert "AUTO-1" not in read and "Menu" not in read and "Rodapé" not in read
     assert '<span data-pagefind-filter="uf">GO</span>' in read and "kept" in read and "Tarifa" in read
-    assert reads("<html><body><main>no body element</main></body></html>") == \
+    assert pagefind_text("<html><body><main>no body element</main></body></html>") == \
         "<html><body><main>no body element</main></body></html>"

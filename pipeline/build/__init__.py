@@ -28,7 +28,7 @@ from ..read import read_source
 from ..release import catalog, changes, versions
 from ..site import CHANGES_LISTED, discovery, feeds, urls
 from ..site.context import SiteData
-from ..site.links import rebase, rebase_page
+from ..site.writer import Rendered, writer_for
 from ..tools.folders import exclusive, staged
 from ..tools.progress import Progress
 from ..validate import Report, validate
@@ -79,42 +79,37 @@ def check(settings: Settings, schema: Schema | None = None, progress: Progress |
     return report
 
 
-def render(site: SiteData, settings: Settings, out: Path, late: list | None = None,
-           search_pages: Path | None = None) -> int:
-    """Render stage: Pelican with the portal's generators; returns the number of HTML pages: the portal's
-    generators count theirs as they write them (``PORTAL_PAGES``), Pelican's own (the pages of
-    ``content/``) are counted by its ``content_written`` signal. The generators leave in ``late`` what must be
-rendered again once the downloads are written (pipeline/site, ``DataGenerator``), and write in
-    ``search_pages``, when given, what Pagefind reads of each searched page (pipeline/index/pagefind.py)."""
-    pages = [0]
+def render(site: SiteData, settings: Settings, out: Path, search_pages: Path | None = None) -> Rendered:
+    """Render stage: Pelican with the portal's generators and the site's one writer (pipeline/site/writer.py,
+    by the ``get_writer`` signal), which puts every page under the site's path (``SITEURL``), counts them and
+    writes in ``search_pages``, when given, what Pagefind reads of each searched page. Returns the count and
+    what must be rendered again once the downloads are written (pipeline/site, ``DataGenerator``)."""
+    rendered = Rendered()
+    writer = writer_for(rendered)
 
-    def written(path, context=None):
-        if str(path).endswith(".html"):
-            pages[0] += 1
+    def give_writer(pelican):
+        return writer
 
     pelican_settings = read_settings(
         str(settings.pelican_conf),
         override={
             "OUTPUT_PATH": str(out),
+            # the site's address, or its path alone: the pages' addresses and each record's JSON are under it
+            "SITEURL": settings.site_url or settings.base_path,
             "PORTAL_DATA": site,
             "PORTAL_WORKERS": settings.workers,
-            "PORTAL_PAGES": pages,
-            "PORTAL_LATE": late if late is not None else [],
             "PORTAL_SEARCH_PAGES": str(search_pages) if search_pages is not None else None,
-            "PORTAL_SEARCH_READS": pagefind.reads,  # what Pagefind reads of a page (pipeline/index/pagefind.py)
             "PORTAL_VERSOES_URL": settings.versions_url,  # where each release is kept beside the site
-            # the start of the addresses in each record's JSON (pipeline/site/record.py ``addressed``)
-            "PORTAL_ADDRESS": settings.site_url or settings.base_path,
             "DELETE_OUTPUT_DIRECTORY": False,
         },
     )
-    signals.content_written.connect(written)
+    signals.get_writer.connect(give_writer)
     try:
         with pelican_console.capture():  # Pelican's own summary; the CLI reports the build instead
             Pelican(pelican_settings).run()
     finally:
-        signals.content_written.disconnect(written)
-    return pages[0]
+        signals.get_writer.disconnect(give_writer)
+    return rendered
 
 
 def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
@@ -174,13 +169,8 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                 # the Whoosh index is written by another process while the pages render
                 searcher = Background.start(partial(whoosh.build_index, site, Path(settings.whoosh_dir))) \
                     if settings.search_index else None
-                late: list = []
                 search_pages = Path(search_folder) if settings.search_index else None
-                pages = render(site, settings, staging, late, search_pages)
-                rebase(staging, settings.base_path)
-                if search_pages is not None:  # what Pagefind reads of the searched pages, rebased as they are
-                    pagefind.complete(staging, search_pages, urls.search_globs())
-                    rebase(search_pages, settings.base_path)
+                rendered = render(site, settings, staging, search_pages)
                 discovery.write(staging, settings.site_url, settings.as_of)  # robots.txt, sitemap.xml
                 feeds.write(staging, site, settings.site_url, settings.as_of, base_path=settings.base_path)
             if settings.search_index:
@@ -203,9 +193,9 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             except BackgroundError as exc:
                 raise BuildError(f"os arquivos de dados abertos não puderam ser gravados: {exc}") from None
         with progress.stage("versão e catálogos"):
-            warnings = _release(staging, settings, derived, late, previous, covered(schema, report), report.coverage,
+            warnings = _release(staging, settings, derived, rendered.late, previous, covered(schema, report), report.coverage,
                                 version, assets)
-    return BuildResult(report, derived, settings.out, pages, progress.timings(), warnings)
+    return BuildResult(report, derived, settings.out, rendered.pages, progress.timings(), warnings)
 
 
 def _output_settings(settings: Settings) -> dict:
@@ -316,11 +306,9 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
                           for r in descriptor["resources"]}},
     }
     for render_again in late:
-        pages = render_again(info)
-        for page in pages:
-            rebase_page(site / page / "index.html", settings.base_path)
-    feeds.write_changes(site, out / versions.VERSIONS, settings.site_url, settings.as_of, descriptor["name"],
-                        base_path=settings.base_path)
+        render_again(info)
+    feeds.write_changes(site, changes.kept_changes(out / versions.VERSIONS), hosted, settings.site_url,
+                        settings.as_of, base_path=settings.base_path)
     versions.stamp(out, settings.as_of, out / kept.folder if kept.made else None)
     if assets is not None:
         versions.stamp(assets, settings.as_of)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -32,9 +31,9 @@ def index(out: Path, globs: list[str], pages: Path | None = None) -> None:
     for want of ``data-pagefind-body``; at national scale reading only the searched kinds makes it
     faster and lighter for the same pages.
 
-    ``pages``, when given, is a folder holding what Pagefind reads of those pages (:func:`reads`, written
-    beside each page as it renders, pipeline/site): the same bundle, byte for byte, in much less of
-    Pagefind's time (tests/test_search_lookups.py)."""
+    ``pages``, when given, is a folder holding what Pagefind reads of those pages (written beside each
+    page by the site's writer, pipeline/site/writer.py ``pagefind_text``): the same bundle, byte for byte,
+    in much less of Pagefind's time (tests/test_search_lookups.py)."""
     glob = "{" + ",".join(globs) + "}"
     site = pages if pages is not None else out
     proc = subprocess.run(
@@ -45,53 +44,6 @@ def index(out: Path, globs: list[str], pages: Path | None = None) -> None:
     if proc.returncode != 0:
         raise PagefindError(f"Pagefind falhou ao indexar o site: {proc.stderr.strip() or proc.stdout.strip()}")
     normalise(out / "pagefind")
-
-
-_MAIN = re.compile(r"<main\b[^>]*\bdata-pagefind-body\b")
-# the elements left out whole when ignored: tables (long lists), paragraphs ("Fonte: ..."), figures (charts)
-_IGNORED = re.compile(r"<(table|p|figure)\b[^>]*\bdata-pagefind-ignore\b[^>]*>")
-_HTML = re.compile(r"<html\b[^>]*>")
-
-
-def reads(html: str) -> str:
-    """What Pagefind reads of a searched page: the ``<html>`` tag (its ``lang`` picks the language) and
-    the ``<main data-pagefind-body>`` element, less the tables, paragraphs and figures marked
-    ``data-pagefind-ignore`` that hold no other Pagefind attribute (a filter or meta inside an ignored
-    element still counts, so those stay). Pagefind indexes nothing outside the body element once a page
-    has one, nor inside an ignored element; the long lists of a line's or a carrier's page were much of
-    its time at national scale. A page without that body element is given whole."""
-    found = _MAIN.search(html)
-    end = html.rfind("</main>")
-    opening = _HTML.search(html)
-    if found is None or end < found.start() or opening is None:
-        return html
-    main = html[found.start():end + len("</main>")]
-    parts, at = [], 0
-    for element in _IGNORED.finditer(main):
-        if element.start() < at:  # inside an element already left out
-            continue
-        tag = element.group(1)
-        close = main.find(f"</{tag}>", element.end())
-        if close < 0:
-            continue
-        inner = main[element.end():close]
-        if f"<{tag}" in inner or "data-pagefind-" in inner:  # nested, or holding a filter or meta: keep
-            continue
-        parts.append(main[at:element.start()])
-        at = close + len(f"</{tag}>")
-    parts.append(main[at:])
-    return f"<!DOCTYPE html>\n{opening.group(0)}<head></head><body>{''.join(parts)}</body></html>\n"
-
-
-def complete(out: Path, pages: Path, globs: list[str]) -> None:
-    """Add to ``pages`` what Pagefind reads of each searched page of ``out`` not written there as it
-    rendered (the pages of ``content/``, which Pelican writes)."""
-    for glob in globs:
-        for page in Path(out).glob(glob):
-            copy = pages / page.relative_to(out)
-            if not copy.exists():
-                copy.parent.mkdir(parents=True, exist_ok=True)
-                copy.write_text(reads(page.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 def _read(path: Path):

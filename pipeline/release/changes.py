@@ -682,6 +682,18 @@ def _name_of(source, version) -> str | None:
         return None
 
 
+FEED_ENTRIES = 20  # the releases the feed of changes lists
+
+
+def kept_changes(versions: Path, limit: int = FEED_ENTRIES) -> list[tuple[str, dict]]:
+    """``(versão, mudancas.json)`` of the kept releases under ``versions`` that were compared with the one
+    before them, newest first, at most ``limit``; a change log this module did not write is left out."""
+    from .versions import newest_first
+
+    kept = [versions / name for name in newest_first(versions) if (versions / name / "mudancas.json").is_file()]
+    return [(p.name, result) for p in kept if (result := read_kept(p / "mudancas.json")) is not None][:limit]
+
+
 def read_kept(path: Path) -> dict | None:
     """A kept release's ``mudancas.json`` (brought from the previous site), or None when it is not one
     this module wrote: a link, too large, too deep, or not of its shape. What it says is masked (LGPD)."""

@@ -1,12 +1,12 @@
 """The Pelican plugin: one generator per page kind, rendering the build's :class:`SiteData`.
 
 ``pelican.conf.py`` lists this module in ``PLUGINS``; the build passes the data in the setting
-``PORTAL_DATA`` (see :func:`pipeline.build.build`). URLs follow the data contract.
+``PORTAL_DATA`` and hands Pelican the site's one writer (pipeline/site/writer.py) by the ``get_writer``
+signal (see :func:`pipeline.build.render`). URLs follow the data contract.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import orjson
@@ -62,18 +62,6 @@ def alternates(page_url: str) -> list[tuple[str, str, str]]:
     return out
 
 
-_BLOCK_CLOSE = r"</(?:dd|dt|li|td|th|p|h[1-6]|tr|div|section|caption|dl|ul|ol|table|figure)>"
-_BLOCK_OPEN = r"<(?:dd|dt|li|td|th|p|h[1-6]|tr|div|section|caption|dl|ul|ol|table|figure)\b"
-_GLUED = re.compile(f"({_BLOCK_CLOSE})({_BLOCK_OPEN})")
-
-
-def spaced(html: str) -> str:
-    """A newline between a block element's end and the next one's start where the templates' whitespace
-    control left none (``</dd><dt>``): the browser shows them apart, but Pagefind reads the text as written,
-    and its excerpts glued ``SAO PAULO(SP)`` to the next term (``(SP)Âmbito``)."""
-    return _GLUED.sub("\\1\n\\2", html)
-
-
 def template_globals(data: SiteData) -> dict:
     """What every template of the theme may call, besides the filters (``pipeline/site/filters.py``).
     The line page's grid and chart are made when the page renders, in the worker processes."""
@@ -116,7 +104,8 @@ def template_globals(data: SiteData) -> dict:
 
 
 class PortalGenerator(Generator):
-    """Base: the shared data, the filters, and a helper that writes ``<url>index.html``."""
+    """Base: the shared data, the filters, and a helper that writes ``<url>index.html`` by the site's
+    writer (:meth:`page`). Each generator writes its pages in :meth:`write_pages`."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -137,41 +126,28 @@ class PortalGenerator(Generator):
     def label(self, table: str, field: str, value) -> str:
         return label(self.data.schema, table, field, value)
 
-    def counted(self, pages: int) -> None:
-        """Add to the build's count of pages (the setting ``PORTAL_PAGES``, a one-item list the build
-        reads): counted as written, not by walking the output afterwards."""
-        self.settings.get("PORTAL_PAGES", [0])[0] += pages
-
     def page(self, url: str, template: str, count: bool = True, **kwargs) -> None:
         """Write ``url`` (like ``linhas/12-0140-00/``) with ``template``.html. Pages written in worker
         processes are counted by the caller (``count=False``), since a child's count dies with it.
 
-        The page is rendered and written here rather than by Pelican's ``Writer.write_file``, which per
-        page copies the whole context again, logs, sends a signal and checks for overwritten files: at
-        national scale that was one of the costliest parts of the page stage. Pelican still reads the settings,
-        sets up Jinja2 with the theme, runs the generators and copies the theme's static files. URLs
-        are the contract's, from validated slugs (pipeline/validate/checks.py, rule ``slug``)."""
+        The page is rendered here and handed to the writer's ``write_page`` rather than to Pelican's
+        ``Writer.write_file``, which per page copies the whole context again, logs, sends a signal and
+        checks for overwritten files: at national scale that was one of the costliest parts of the page
+        stage. URLs are the contract's, from validated slugs (pipeline/validate/checks.py, rule ``slug``)."""
         context = dict(self.context, data=self.data, as_of=self.data.as_of, page_url="/" + url,
                        alternate_json=template in RECORD_KINDS, **kwargs)
-        target = Path(self.output_path) / url / "index.html"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        html = spaced(self.get_template(template).render(context))
-        target.write_text(html, encoding="utf-8")
-        search_pages = self.settings.get("PORTAL_SEARCH_PAGES")
-        # what Pagefind reads of it: the index stage's reads(), handed over by the build (pipeline/build/__init__.py)
-        if search_pages and urls.searched(url + "index.html"):
-            copy = Path(search_pages) / url / "index.html"
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            copy.write_text(self.settings["PORTAL_SEARCH_READS"](html), encoding="utf-8")
-        if count:
-            self.counted(1)
+        self.writer.write_page(url + "index.html", self.get_template(template).render(context), count=count)
 
-    def generate_output(self, writer) -> None:  # pragma: no cover - overridden
+    def generate_output(self, writer) -> None:
+        self.writer = writer
+        self.write_pages()
+
+    def write_pages(self) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
 
 class HomeGenerator(PortalGenerator):
-    def generate_output(self, writer):
+    def write_pages(self):
         self.page("", "index")
 
 
@@ -199,7 +175,7 @@ class SectionsGenerator(PortalGenerator):
     them all, since each fork's child copies the memory pages it touches. The indexes go in the same
     split, so that no core waits while another renders them."""
 
-    def generate_output(self, writer):
+    def write_pages(self):
         pages = section_pages(self.data)
         files = [(None, None, job) for job in datafiles.jobs(self.data, self.label)]
         root = Path(self.output_path)
@@ -223,15 +199,15 @@ class SectionsGenerator(PortalGenerator):
                             shown = {k: v for k, v in shown.items() if k not in elsewhere[template]}
                         facts = as_json(shown, 1, context[template])
                         facts["proveniencia"] = record.for_record(tables[template], [context[template].get("fonte")])
-                        facts = addressed(facts, self.settings.get("PORTAL_ADDRESS", ""))
+                        facts = addressed(facts, self.settings.get("SITEURL") or "")
                         (root / url / "index.json").write_bytes(_json(facts))
 
         parallel.split(pages + files, render, self.settings.get("PORTAL_WORKERS", 1), kind=lambda item: item[1])
-        self.counted(len(pages))
+        self.writer.counted(len(pages))
 
 
 class FindingsGenerator(PortalGenerator):
-    def generate_output(self, writer):
+    def write_pages(self):
         from ..derive.findings import RULES
         from ..derive.inconsistencies import RULES as INCONSISTENCY_RULES
 
@@ -243,7 +219,7 @@ class FindingsGenerator(PortalGenerator):
 class LawGenerator(PortalGenerator):
     """The decree (``/decreto/``) and the passenger-rights notice of art. 34 (``/direitos/``)."""
 
-    def generate_output(self, writer):
+    def write_pages(self):
         decree = load_decree()
         self.page("decreto/", "decreto", decreto=decree)
         articles = [decree.article(n) for n in RIGHTS_NOTICE_ARTICLES]
@@ -265,7 +241,7 @@ class VerificationGenerator(PortalGenerator):
     are looked up in ``/verificar/<first two hex digits>.json`` (about 40 codes a file at national scale),
     written with the pages (pipeline/site/datafiles.py)."""
 
-    def generate_output(self, writer):
+    def write_pages(self):
         self.page("verificar/", "verificar", digitos=verification.CODE_DIGITS, mensagens=verification.MESSAGES)
 
 
@@ -273,10 +249,9 @@ class NotFoundGenerator(PortalGenerator):
     """``/404.html``, which offers the search and the lookup of identifiers as typed
     (``/busca/ids/<xx>.json``, written with the pages: pipeline/site/datafiles.py)."""
 
-    def generate_output(self, writer):
+    def write_pages(self):
         context = dict(self.context, data=self.data, as_of=self.data.as_of, page_url="/404.html")
-        (Path(self.output_path) / "404.html").write_text(self.get_template("404").render(context), encoding="utf-8")
-        self.counted(1)
+        self.writer.write_page("404.html", self.get_template("404").render(context))
 
 
 CHANGES_SHOWN = 50  # changed rows shown per table on /dados/mudancas/; mudancas.json lists more
@@ -295,14 +270,12 @@ class DataGenerator(PortalGenerator):
     The download pages state each file's size and SHA-256, which are known only when the files are
     written, beside the pages, by other processes (pipeline/publish). They are rendered now, so that the
     search and the sitemap find them, and again when the release is complete: the build calls the
-    functions this generator leaves in the setting ``PORTAL_LATE`` with the release
+    function this generator leaves in the writer's ``rendered.late`` with the release
     (pipeline/build/__init__.py, ``_release``)."""
 
-    def generate_output(self, writer):
+    def write_pages(self):
         self.data_pages(None)
-        late = self.settings.get("PORTAL_LATE")
-        if late is not None:
-            late.append(lambda release: self.data_pages(release, count=False))
+        self.writer.rendered.late.append(lambda release: self.data_pages(release, count=False))
         self.page("dados/qualidade/", "qualidade", relatorio=self.data.report)
         self.page("busca/", "busca", autos_digitos=self.data.notice_digits, autos_campos=notices.FIELDS,
                   chaves_nomes=names.shard_keys(self.data),
@@ -317,7 +290,7 @@ class DataGenerator(PortalGenerator):
             path = urls.path("tabela", slug=r["name"])
             # ready code that reads the table with its identifiers as text (pipeline/publish/snippets.py), from
             # the site's address when it has one (--site-url), else from a file downloaded beside the code
-            address = self.settings.get("PORTAL_ADDRESS", "")
+            address = self.settings.get("SITEURL") or ""
             base = f"{address}/dados/" if address.startswith("http") else ""
             self.page(path, "tabela", pacote=pacote, recurso=r, release=release,
                       exemplos=_examples(self.data.head(r["name"]), r), trechos=snippets(r["name"], r, base, release["enderecos"] if release else None),

@@ -1,8 +1,7 @@
 """What the pages show: the derived tables arranged per record, built once for all generators.
 
-The pages are made from the :class:`SiteData` the build hands over, not from files of earlier stages. The
-one exception is the feed of the releases' changes (pipeline/site/feeds.py ``write_changes``), which reads
-the kept releases' ``mudancas.json`` (written by the publish stage) and the published ``datapackage.json``.
+The pages are made from the :class:`SiteData` the build hands over and from what the release stage hands
+it as data, never from the files of earlier stages.
 """
 
 from __future__ import annotations

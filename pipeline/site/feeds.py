@@ -27,7 +27,7 @@ that ran (``SiteData.findings_tally``) and names the tables the others lack.
 
 URLs: with ``--site-url`` every id and link is absolute (``<site-url>/outorgas/<slug>/``), as Atom asks.
 Without it the feeds are still written, with root-relative links (prefixed by ``base_path`` when the site
-is served under one: :func:`pipeline.site.links.rebase` rewrites HTML only) and with ``tag:`` URIs as ids
+is served under one: the site's writer, pipeline/site/writer.py, writes HTML only) and with ``tag:`` URIs as ids
 (RFC 4151; Atom ids must be absolute IRIs), named after the data package (``tag:<name>,2026:/outorgas/x/``)
 so that they do not change from one build to the next.
 
@@ -42,7 +42,6 @@ as text. Characters XML 1.0 cannot carry are replaced by U+FFFD.
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Callable
 from datetime import date, datetime
@@ -54,6 +53,7 @@ from ..contract.clock import local_moment
 from ..contract.identifiers import slugify
 from ..publish.datapackage import FICTIONAL_LABEL, LICENSE, PORTAL
 from ..read.provenance import STALE
+from ..release.versions import version_date
 from .coverage import NOUNS, PHRASES, join
 from .filters import data_br, numero, reais
 
@@ -403,30 +403,15 @@ CHANGES = {"path": "feeds/mudancas.atom.xml", "titulo": "Mudanças entre versõe
            "pagina": "/dados/mudancas/"}
 
 
-def _published_descriptor(folder: Path) -> dict:
-    """The published ``datapackage.json`` of ``folder`` (``dados/``); {} when it cannot be read."""
-    try:
-        descriptor = json.loads((folder / "datapackage.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return descriptor if isinstance(descriptor, dict) else {}
-
-
-def write_changes(out: Path, versions: Path, site_url: str, as_of: date, package: str, *, base_path: str = "",
-                  limit: int = 20) -> str:
+def write_changes(out: Path, entries: list[tuple[str, dict]], descriptor: dict, site_url: str, as_of: date, *,
+                  base_path: str = "") -> str:
     """The feed of the releases' changes: an entry per kept release that was compared with the one before
-    it (its ``versoes/<versão>/mudancas.json``, pipeline/release/changes.py), newest first, dated by the
-    release's date. Written even before any comparison, then without entries. Its title, subtitle and rights
-    come from this release's published ``datapackage.json`` (beside ``versions``): the package's title, its
-    sources with their dates and licences, fictional or not."""
+    it, ``entries`` as ``(versão, mudancas.json)``, newest first (the release stage reads them:
+    pipeline/release/changes.py ``kept_changes``), dated by the release's date. Written even before any
+    comparison, then without entries. Its title, subtitle and rights come from this release's published
+    ``descriptor``: the package's title, its sources with their dates and licences, fictional or not."""
 
-    href, unique = _addresses(site_url, base_path, package)
-    from ..release.changes import read_kept
-    from ..release.versions import newest_first, version_date
-
-    kept = [versions / name for name in newest_first(versions) if (versions / name / "mudancas.json").is_file()]
-    entries = [(p.name, result) for p in kept if (result := read_kept(p / "mudancas.json")) is not None][:limit]
-    descriptor = _published_descriptor(versions.parent)
+    href, unique = _addresses(site_url, base_path, descriptor["name"])
     fictional = _fictional(descriptor)
     sources = _descriptor_sources(descriptor)
     compared = (f"{numero(len(entries))} versão(ões) comparada(s) com a anterior, da mais recente à mais antiga"

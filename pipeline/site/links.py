@@ -1,10 +1,10 @@
 """The site's own URLs: served from a sub-path (a GitHub Pages project site lives at
 ``https://<owner>.github.io/<repo>/``), and checked before anything is published.
 
-Templates and hand-written pages write root-relative URLs (``/linhas/``); with a base path they are
-rewritten once, after rendering, in every HTML file (``href``, ``src`` and ``action``). Pagefind finds its
-index next to its script, so the search follows. :func:`broken_links` reads every page and lists the
-internal links, assets and downloads that lead nowhere, fragments included.
+Templates and hand-written pages write root-relative URLs (``/linhas/``); the site's writer puts them
+under the base path as it writes each page (pipeline/site/writer.py). Pagefind finds its index next to its
+script, so the search follows. :func:`broken_links` reads every page and lists the internal links, assets
+and downloads that lead nowhere, fragments included.
 """
 
 from __future__ import annotations
@@ -13,27 +13,8 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-_ROOTED = re.compile(r'(\s(?:href|src|action)=")/(?!/)')
 _REF = re.compile(r'\s(?:href|src|action)="([^"]*)"')
 _ID = re.compile(r'\sid="([^"]+)"')
-
-
-def rebase(site: Path, base: str) -> int:
-    """Prefix every root-relative URL of every page with ``base`` (``/portal``); returns the pages changed."""
-    if not base:
-        return 0
-    return sum(rebase_page(page, base) for page in sorted(site.rglob("*.html")))
-
-
-def rebase_page(page: Path, base: str) -> bool:
-    """:func:`rebase` for one page (one rendered again after the others); True when it changed."""
-    if not base:
-        return False
-    text = page.read_text(encoding="utf-8")
-    new = _ROOTED.sub(lambda m: f"{m[1]}{base}/", text)
-    if new != text:
-        page.write_text(new, encoding="utf-8")
-    return new != text
 
 
 def broken_links(site: Path, base: str = "") -> list[tuple[str, str]]:

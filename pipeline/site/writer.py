@@ -1,0 +1,129 @@
+"""The site's one writer (Pelican's ``get_writer`` signal): every page, whichever generator renders it
+(the portal's or Pelican's own for ``content/``), is written by :meth:`PortalWriter.write_page`, once:
+
+- its block elements' ends spaced from the next one's start (:func:`spaced`);
+- every root-relative address (``href``, ``src``, ``action``) put under the path the site is served from,
+  the path of ``SITEURL`` (``https://<owner>.github.io/portal`` -> ``/portal/linhas/``); nothing is
+  rewritten after it is written;
+- counted (``Rendered.pages``);
+- for a searched page (pipeline/site/urls.py ``searched``), what Pagefind reads of it (:func:`pagefind_text`)
+  written into the build's folder for Pagefind (``PORTAL_SEARCH_PAGES``), addresses and all.
+
+Pages rendered in worker processes are written by the child's copy of the writer; the parent counts them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+from pelican.writers import Writer
+
+from . import urls
+
+_BLOCK = r"(?:dd|dt|li|td|th|p|h[1-6]|tr|div|section|caption|dl|ul|ol|table|figure)"
+_GLUED = re.compile(f"(</{_BLOCK}>)(<{_BLOCK}\\b)")
+_ROOTED = re.compile(r'(\s(?:href|src|action)=")/(?!/)')
+
+
+def spaced(html: str) -> str:
+    """A newline between a block element's end and the next one's start where the templates' whitespace
+    control left none (``</dd><dt>``): the browser shows them apart, but Pagefind reads the text as written,
+    and its excerpts glued ``SAO PAULO(SP)`` to the next term (``(SP)Âmbito``)."""
+    return _GLUED.sub("\\1\n\\2", html)
+
+
+def under(html: str, base: str) -> str:
+    """Every root-relative address of ``html`` under ``base`` (``/portal``); ``html`` as it is without one."""
+    return _ROOTED.sub(lambda m: f"{m[1]}{base}/", html) if base else html
+
+
+_MAIN = re.compile(r"<main\b[^>]*\bdata-pagefind-body\b")
+# the elements left out whole when ignored: tables (long lists), paragraphs ("Fonte: ..."), figures (charts)
+_IGNORED = re.compile(r"<(table|p|figure)\b[^>]*\bdata-pagefind-ignore\b[^>]*>")
+_HTML = re.compile(r"<html\b[^>]*>")
+
+
+def pagefind_text(html: str) -> str:
+    """What Pagefind reads of a searched page: the ``<html>`` tag (its ``lang`` picks the language) and
+    the ``<main data-pagefind-body>`` element, less the tables, paragraphs and figures marked
+    ``data-pagefind-ignore`` that hold no other Pagefind attribute (a filter or meta inside an ignored
+    element still counts, so those stay). Pagefind indexes nothing outside the body element once a page
+    has one, nor inside an ignored element; the long lists of a line's or a carrier's page were much of
+    its time at national scale. A page without that body element is given whole."""
+    found = _MAIN.search(html)
+    end = html.rfind("</main>")
+    opening = _HTML.search(html)
+    if found is None or end < found.start() or opening is None:
+        return html
+    main = html[found.start():end + len("</main>")]
+    parts, at = [], 0
+    for element in _IGNORED.finditer(main):
+        if element.start() < at:  # inside an element already left out
+            continue
+        tag = element.group(1)
+        close = main.find(f"</{tag}>", element.end())
+        if close < 0:
+            continue
+        inner = main[element.end():close]
+        if f"<{tag}" in inner or "data-pagefind-" in inner:  # nested, or holding a filter or meta: keep
+            continue
+        parts.append(main[at:element.start()])
+        at = close + len(f"</{tag}>")
+    parts.append(main[at:])
+    return f"<!DOCTYPE html>\n{opening.group(0)}<head></head><body>{''.join(parts)}</body></html>\n"
+
+
+@dataclass
+class Rendered:
+    """What the render stage tells the build: the pages written, and what must be rendered again once the
+    release's files exist (pipeline/site ``DataGenerator``)."""
+
+    pages: int = 0
+    late: list = field(default_factory=list)
+
+
+class PortalWriter(Writer):
+    """Pelican's writer, for the portal's pages; ``rendered`` is set on the class the build hands Pelican
+    (:func:`writer_for`)."""
+
+    rendered: Rendered
+
+    def __init__(self, output_path, settings=None):
+        super().__init__(output_path, settings=settings)
+        self.base = urlparse(self.settings.get("SITEURL") or "").path.rstrip("/")
+        search = self.settings.get("PORTAL_SEARCH_PAGES")
+        self.search_pages = Path(search) if search else None
+
+    def write_page(self, path: str, html: str, count: bool = True) -> None:
+        """Write ``html`` at ``path`` (``linhas/12-0140-00/index.html``) under the output folder."""
+        html = under(spaced(html), self.base)
+        target = Path(self.output_path) / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(html, encoding="utf-8")
+        if self.search_pages is not None and urls.searched(path):
+            copy = self.search_pages / path
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_text(pagefind_text(html), encoding="utf-8")
+        if count:
+            self.rendered.pages += 1
+
+    def counted(self, pages: int) -> None:
+        """Add the pages written by worker processes, whose own counts die with them."""
+        self.rendered.pages += pages
+
+    def write_file(self, name, template, context, relative_urls=False, paginated=None, template_name=None,
+                   override_output=False, url=None, **kwargs):
+        """Pelican's own pages (``content/``): rendered as Pelican would (no pagination is configured) and
+        written by :meth:`write_page`."""
+        if not name:
+            return
+        local = dict(context, localsiteurl=context.get("localsiteurl"), output_file=name, **kwargs)
+        self.write_page(name, template.render(local))
+
+
+def writer_for(rendered: Rendered) -> type[PortalWriter]:
+    """The writer class Pelican instantiates for one render, reporting into ``rendered``."""
+    return type("PortalWriter", (PortalWriter,), {"rendered": rendered})
