@@ -19,6 +19,46 @@ from .. import SCHEMA_PATH
 _PORTAL_KEYS = ("derivedFields",)
 
 
+def _names(value) -> tuple[str, ...]:
+    """A Table Schema's field list as it may be written: one name or a list of them."""
+    return (value,) if isinstance(value, str) else tuple(value or ())
+
+
+@dataclass(frozen=True)
+class ForeignKey:
+    """A foreign key of a Table Schema, normalised once: ``fields`` of ``table`` refer to ``reference`` of
+    ``referenced`` (the table itself when the descriptor's ``resource`` is empty)."""
+
+    table: str
+    fields: tuple[str, ...]
+    referenced: str
+    reference: tuple[str, ...]
+
+    @property
+    def field(self) -> str:
+        """The one field of a single-field key (the portal's keys are all single-field but none)."""
+        return self.fields[0]
+
+    @property
+    def reference_field(self) -> str:
+        return self.reference[0]
+
+
+def foreign_keys_of(resource: dict) -> list[ForeignKey]:
+    """The foreign keys of a resource descriptor (``{"name", "schema": {"foreignKeys": ...}}``)."""
+    out = []
+    for fk in (resource.get("schema") or {}).get("foreignKeys") or []:
+        ref = fk.get("reference") or {}
+        out.append(ForeignKey(resource["name"], _names(fk.get("fields")), ref.get("resource") or resource["name"],
+                              _names(ref.get("fields"))))
+    return out
+
+
+def primary_key_of(resource: dict) -> list[str]:
+    """The primary key of a resource descriptor as a list of field names ([] without one)."""
+    return list(_names((resource.get("schema") or {}).get("primaryKey")))
+
+
 @dataclass(frozen=True)
 class Table:
     """One resource of the package: its schema and the portal's additions."""
@@ -48,8 +88,7 @@ class Table:
     @property
     def key_fields(self) -> set[str]:
         """The columns that hold the table's primary key or a reference to another table."""
-        refs = {k for fk in self.foreign_keys for k in ([fk["fields"]] if isinstance(fk["fields"], str) else fk["fields"])}
-        return set(self.primary_key) | refs
+        return set(self.primary_key) | {k for fk in self.foreign_keys for k in fk.fields}
 
     @property
     def batched(self) -> bool:
@@ -67,12 +106,11 @@ class Table:
 
     @property
     def primary_key(self) -> list[str]:
-        pk = self.descriptor["schema"].get("primaryKey", [])
-        return [pk] if isinstance(pk, str) else list(pk)
+        return primary_key_of(self.descriptor)
 
     @property
-    def foreign_keys(self) -> list[dict]:
-        return self.descriptor["schema"].get("foreignKeys", [])
+    def foreign_keys(self) -> list[ForeignKey]:
+        return foreign_keys_of(self.descriptor)
 
     def field(self, name: str) -> dict:
         for f in self.fields + self.derived_fields:

@@ -34,7 +34,7 @@ from pathlib import Path
 import pandas as pd
 import sqlite_utils
 
-from ..contract.schema import Table
+from ..contract.schema import Table, foreign_keys_of
 from .provenance import NOT_COVERED, NOT_COVERED_TEXT, Provenance, source_text
 from .tabular import Appended, Coded, cell_of, kinds
 
@@ -58,9 +58,7 @@ def search_columns(resource: dict) -> list[str]:
         return []
     out = list(resource.get("x-busca-texto") or [])
     schema = resource["schema"]
-    keys = set(Table(resource).primary_key)
-    for fk in schema.get("foreignKeys", []):
-        keys.update(fk["fields"] if isinstance(fk["fields"], list) else [fk["fields"]])
+    keys = set(Table(resource).key_fields)
     for f in schema["fields"]:
         name, c = f["name"], f.get("constraints") or {}
         if f.get("type", "string") != "string" or name in out or c.get("enum") or f.get("categories"):
@@ -73,15 +71,8 @@ def search_columns(resource: dict) -> list[str]:
 
 
 def _foreign_keys(resource: dict, present: set[str], covered) -> list[tuple[str, str, str]]:
-    out = []
-    for fk in resource["schema"].get("foreignKeys", []):
-        fields = fk["fields"] if isinstance(fk["fields"], list) else [fk["fields"]]
-        ref = fk["reference"]["fields"]
-        ref = ref if isinstance(ref, list) else [ref]
-        other = fk["reference"]["resource"] or resource["name"]
-        if len(fields) == 1 and other in present and covered(other):
-            out.append((fields[0], other, ref[0]))
-    return out
+    return [(fk.field, fk.referenced, fk.reference_field) for fk in foreign_keys_of(resource)
+            if len(fk.fields) == 1 and fk.referenced in present and covered(fk.referenced)]
 
 
 def _referenced_first(resources: list[dict]) -> list[dict]:
@@ -91,7 +82,7 @@ def _referenced_first(resources: list[dict]) -> list[dict]:
     done, order, pending = set(), [], list(resources)
     while pending:
         for r in pending:
-            refs = {fk["reference"]["resource"] for fk in r["schema"].get("foreignKeys", [])} & names
+            refs = {fk.referenced for fk in foreign_keys_of(r)} & names
             if refs <= done | {r["name"]}:
                 break
         else:

@@ -22,7 +22,7 @@ import pandas as pd
 
 from ..contract.clock import moment_text
 from ..contract.dictionary import MONEY, kind
-from ..contract.schema import Schema
+from ..contract.schema import Schema, primary_key_of
 from ..validate import Report
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -53,7 +53,7 @@ def verification_lines(tables: dict, descriptor: dict) -> dict[str, dict[str, st
         if not r.get("x-codigo-verificacao"):
             continue
         fields = kinds(r)
-        [key] = r["schema"]["primaryKey"] if isinstance(r["schema"]["primaryKey"], list) else [r["schema"]["primaryKey"]]
+        [key] = primary_key_of(r)
         df = tables[r["name"]]
         types = [t for _, t in fields]
         out[r["name"]] = {k: csv_line(list(values), types)

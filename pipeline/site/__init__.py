@@ -17,6 +17,7 @@ from ..contract import dictionary
 from ..contract.identifiers import slugify
 from ..contract.kinds import RECORD_KINDS as DECLARED_KINDS
 from ..contract.limits import MAX_QUERY
+from ..contract.schema import foreign_keys_of
 from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import BROWSER as CALCULATORS
@@ -100,6 +101,7 @@ def template_globals(data: SiteData) -> dict:
         "tipo_em_palavras": dictionary.type_in_words,
         "regras_em_palavras": dictionary.rules_in_words,
         "rotulos_do_campo": dictionary.labels,
+        "chaves_estrangeiras": foreign_keys_of,  # a table's foreign keys, normalised (pipeline/contract/schema.py)
     }
 
 

@@ -321,11 +321,8 @@ class SiteData:
         refers to (``outorga.transportadora``; None where the key is empty, as an outorga without a line)
         and that record the list of them under the table's name (``transportadora.outorgas``)."""
         for fk in self.schema[table].foreign_keys:
-            ref = fk["reference"]["resource"]
-            field = fk["fields"] if isinstance(fk["fields"], str) else fk["fields"][0]
-            ref_field = fk["reference"]["fields"]
-            ref_field = ref_field if isinstance(ref_field, str) else ref_field[0]
-            name = field.removesuffix("_" + ref_field)
+            ref, field = fk.referenced, fk.field
+            name = field.removesuffix("_" + fk.reference_field)
             if ref not in parents or name == field:  # enquadramento: a code of the law, no page of its own
                 continue
             index = parents[ref]
@@ -356,10 +353,8 @@ class SiteData:
             if p.tabela in pages and table.primary_key:
                 targets.append(pages[p.tabela].get(row.get(table.primary_key[0])))
             for fk in table.foreign_keys:
-                ref = fk["reference"]["resource"]
-                if ref in pages and ref != p.tabela:
-                    fields = fk["fields"] if isinstance(fk["fields"], str) else fk["fields"][0]
-                    targets.append(pages[ref].get(row.get(fields)))
+                if fk.referenced in pages and fk.referenced != p.tabela:
+                    targets.append(pages[fk.referenced].get(row.get(fk.field)))
             for target in targets:
                 if target is not None:
                     target["conflitos"].append(p)

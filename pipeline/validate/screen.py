@@ -26,6 +26,7 @@ from frictionless import Package
 from frictionless import Schema as FrictionlessSchema
 from frictionless import errors as ferrors
 
+from ..contract.schema import foreign_keys_of
 from ..read import SourceTable
 from .cells import CellError, parse_datetime
 
@@ -161,11 +162,8 @@ def _key_errors(name: str, table: SourceTable, descriptor: dict, typed: dict[str
             if match:
                 out.append((name, pos, 2, ferrors.PrimaryKeyError(
                     note=f"the same as in the row at position {match}", cells=cells(pos), row_number=pos + 2)))
-    for fk in descriptor["schema"].get("foreignKeys") or []:
-        source = [fk["fields"]] if isinstance(fk["fields"], str) else list(fk["fields"])
-        ref = fk["reference"]
-        ref_name = ref.get("resource") or name
-        target = [ref["fields"]] if isinstance(ref["fields"], str) else list(ref["fields"])
+    for fk in foreign_keys_of(descriptor):
+        source, ref_name, target = list(fk.fields), fk.referenced, list(fk.reference)
         lookup = {tup for tup in _tuples(typed[ref_name], target) if tup.count(None) != len(tup)}
         for pos, tup in enumerate(_tuples(t, source)):
             if tup in lookup or tup.count(None) == len(tup):
