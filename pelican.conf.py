@@ -7,6 +7,7 @@ from pathlib import Path
 
 from pipeline.contract.limits import MAX_QUERY
 from pipeline.site.filters import FILTERS
+from pipeline.site.urls import menu
 
 _HERE = Path(__file__).resolve().parent
 
@@ -58,4 +59,4 @@ JINJA_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "autoescape": T
 # The theme's pt-BR filters, for every page (the hand-written pages too: their footer shows dates).
 JINJA_FILTERS = FILTERS
 # Constants the pages share with the code (one place for each rule).
-JINJA_GLOBALS = {"MAX_CONSULTA": MAX_QUERY}
+JINJA_GLOBALS = {"MAX_CONSULTA": MAX_QUERY, "MENU": menu()}

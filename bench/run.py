@@ -90,7 +90,8 @@ from jinja2 import Environment, FileSystemLoader
 from pelican.settings import read_settings
 from pipeline.tools import parallel
 from pipeline.build import render
-from pipeline.site import RECORD_KINDS, section_pages, template_globals
+from pipeline.contract.kinds import BY_NAME as RECORD_KINDS
+from pipeline.site import section_pages, template_globals
 from pipeline.site.record import as_json
 from pipeline.site.context import SiteData
 from pipeline.site.filters import FILTERS
@@ -143,7 +144,7 @@ for _ in range(2):
                 if name == "bare":
                     parallel.split(work, lambda items: bare(items, tmp), settings.workers)
                 else:
-                    render_pages = render(site, settings, Path(tmp))
+                    render_pages = render(site, settings, Path(tmp)).pages
                 runs.setdefault((name, where), []).append(time.perf_counter() - t)
 bare_s, render_s = min(runs["bare", ram]), min(runs["render", ram])
 bare_disk_s, render_disk_s = min(runs["bare", None]), min(runs["render", None])

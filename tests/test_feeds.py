@@ -104,10 +104,10 @@ def test_four_atom_feeds_are_written_and_declared(written):
 
 def test_outorgas_are_the_latest_by_start(data, written):
     out, _ = written
-    items = entries(parse(out / PATHS["outorgas"]))
+    items = entries(parse(out / PATHS["outorga"]))
     expected = newest(data.tables["outorgas"], "inicio", "id", feeds.LIMIT)
     assert len(items) == feeds.LIMIT < len(data.tables["outorgas"])
-    by_id = {o["id"]: o for o in data.outorgas}
+    by_id = {o["id"]: o for o in data.records["outorga"]}
     for e, (_, row) in zip(items, expected.iterrows(), strict=True):
         assert e["title"].startswith(f"Outorga {row['id']} — ")
         assert by_id[row["id"]]["transportadora"]["razao_social"] in e["title"]
@@ -123,7 +123,7 @@ def test_outorgas_are_the_latest_by_start(data, written):
 
 def test_caducidades_are_the_latest_by_declaration(data, written):
     out, _ = written
-    items = entries(parse(out / PATHS["caducidades"]))
+    items = entries(parse(out / PATHS["caducidade"]))
     expected = newest(data.tables["caducidades"], "data_declaracao", "ato", feeds.LIMIT)
     assert len(items) == len(data.tables["caducidades"])  # fewer than the limit: all of them
     for e, (_, row) in zip(items, expected.iterrows(), strict=True):
@@ -134,10 +134,10 @@ def test_caducidades_are_the_latest_by_declaration(data, written):
 
 def test_promotions_link_to_their_line_with_unique_ids(data, written):
     out, _ = written
-    items = entries(parse(out / PATHS["lines.tarifas_promocionais"]))
+    items = entries(parse(out / PATHS["linha.tarifas_promocionais"]))
     expected = newest(data.tables["tarifas_promocionais"], "comunicado_em", "protocolo", feeds.LIMIT)
     assert len(items) == feeds.LIMIT
-    lines = {line["url"] for line in data.lines}
+    lines = {line["url"] for line in data.records["linha"]}
     for e, (_, row) in zip(items, expected.iterrows(), strict=True):
         page = f"/linhas/{slugify(row['linha_prefixo'])}/"
         assert page in lines and e["link"] == SITE + page
@@ -200,7 +200,7 @@ def test_the_same_input_gives_the_same_bytes(data, written, tmp_path):
 
 def test_limit_is_honoured_and_an_empty_feed_is_dated_as_of(data, tmp_path):
     feeds.write(tmp_path / "3", data, SITE, AS_OF, limit=3)
-    items = entries(parse(tmp_path / "3" / PATHS["outorgas"]))
+    items = entries(parse(tmp_path / "3" / PATHS["outorga"]))
     expected = newest(data.tables["outorgas"], "inicio", "id", 3)
     assert [e["link"] for e in items] == [f"{SITE}/outorgas/{slugify(i)}/" for i in expected["id"]]
     for path in PATHS.values():
@@ -235,17 +235,17 @@ EVIL = '</title><script>alert("x")</script> & <img src=x onerror=alert(1)>\r\nfi
 
 
 def test_hostile_text_is_escaped(data, tmp_path):
-    o = data.outorgas[0]
+    o = data.records["outorga"][0]
     evil_outorga = Record(o, ato=EVIL, inicio=AS_OF, transportadora=Record(o["transportadora"], razao_social=EVIL))
     f = data.findings[0]
     evil_finding = Record(f, descricao=EVIL + "\ufffe\x0b", regra=f["regra"])
-    hostile = dataclasses.replace(data, outorgas=[evil_outorga] + data.outorgas[1:],
+    hostile = dataclasses.replace(data, records={**data.records, "outorga": [evil_outorga] + data.records["outorga"][1:]},
                                   findings=[evil_finding] + data.findings[1:])
     feeds.write(tmp_path, hostile, SITE, AS_OF)
-    for path in (PATHS["outorgas"], PATHS["findings"]):
+    for path in (PATHS["outorga"], PATHS["findings"]):
         raw = (tmp_path / path).read_bytes()
         assert b"<script" not in raw and b"<img" not in raw
-    first = entries(parse(tmp_path / PATHS["outorgas"]))[0]
+    first = entries(parse(tmp_path / PATHS["outorga"]))[0]
     assert first["link"] == SITE + o["url"]
     assert first["title"].endswith(" ".join(EVIL.split()))  # the carrier's name, as text, on one line
     # the summary is type="html": once XML-decoded it is still escaped HTML, never markup

@@ -27,7 +27,7 @@ def lists(site) -> dict:
     ids: dict[str, list[str]] = {}
     for shard in identifiers.shards(site).values():
         ids.update(shard)
-    return {"lugares": index_json(site.cities), "nomes": sorted({tuple(e) for e in names.entries(site)}),
+    return {"lugares": index_json(site.records["cidade"]), "nomes": sorted({tuple(e) for e in names.entries(site)}),
             "ids": dict(sorted(ids.items()))}
 
 

@@ -36,8 +36,8 @@ from whoosh.query.qcore import _NullQuery
 from whoosh.searching import TimeLimit
 from whoosh.support.charset import accent_map
 
+from ..contract import kinds
 from ..contract.identifiers import format_cnpj
-from ..contract.kinds import RECORD_KINDS
 from ..contract.limits import MAX_QUERY, QUERY_SECONDS
 from ..tools.folders import staged
 
@@ -46,7 +46,7 @@ _TEXT = RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map) | StemF
 _NAME = RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map)  # names: folded, not stemmed
 
 # What each document is (``tipo``) and the published table it comes from (``--table``).
-TABLES = {**{k.table: k.name for k in RECORD_KINDS}, "enquadramentos": "enquadramento", "achados": "achado"}
+TABLES = {**{k.table: k.name for k in kinds.RECORD_KINDS}, "enquadramentos": "enquadramento", "achados": "achado"}
 
 # The fields a query may name: ``(kind, the published columns it holds, an example)``. The kinds are
 # those of the Whoosh schema below; the columns give ``--help`` their titles.
@@ -124,44 +124,72 @@ def _names(carriers) -> str:
     return " ".join(filter(None, (n for c in carriers if c for n in (c["razao_social"], c["nome_fantasia"]))))
 
 
+def _line(ln) -> dict:
+    ends = f"{ln['origem_municipio']} ({ln['origem_uf']}) – {ln['destino_municipio']} ({ln['destino_uf']})"
+    return dict(
+        titulo=f"Linha {ln['prefixo']}: {ends}",
+        nomes=" ".join(filter(None, [ln["descricao"], ln["itinerario"]])),  # places ("CAICO(RN) - ..."), roads
+        transportadora=_names(ln["transportadoras"]), uf=f"{ln['origem_uf']} {ln['destino_uf']}",
+        municipio=f"{ln['origem_municipio']} {ln['destino_municipio']}", prefixo=ln["prefixo"].lower(),
+        ambito=ln["ambito"], situacao=" ".join(sorted({o["situacao"] for o in ln["outorgas"]})),
+        grupo=" ".join(sorted(ln["infracoes_por_grupo"])),
+        valor=sorted({float(f["valor"]) for f in ln["tarifas"] if f.get("vigente")}) or None,
+    )
+
+
+def _carrier(c) -> dict:
+    return dict(
+        titulo=f"{c['razao_social']} ({format_cnpj(c['cnpj'])})", texto=c["observacao"] or "",
+        transportadora=_names([c]), uf=c["uf"], municipio=c["municipio"] or "", cnpj=c["cnpj"],
+        situacao=" ".join(sorted({o["situacao"] for o in c["outorgas"]})),
+        grupo=" ".join(sorted(c["infracoes_por_grupo"])), linhas=len(c["linhas"]),
+    )
+
+
+def _outorga(o) -> dict:
+    return dict(
+        titulo=f"Outorga {o['id']}: {o['transportadora']['razao_social']}",
+        texto=" ".join(filter(None, [o["ato"], o["instrumento"], o["modalidade"]])),
+        transportadora=_names([o["transportadora"]]), cnpj=o["transportadora_cnpj"],
+        prefixo=(o["linha_prefixo"] or "").lower(), situacao=o["situacao"], data=_day(o["inicio"]),
+    )
+
+
+def _caducidade(c) -> dict:
+    return dict(
+        titulo=f"Caducidade {c['ato']}: {c['transportadora']['razao_social']}",
+        texto=" ".join(filter(None, [c["processo"], c["fundamento"]])), transportadora=_names([c["transportadora"]]),
+        cnpj=c["transportadora_cnpj"], data=_day(c["data_declaracao"]),
+    )
+
+
+def _city(c) -> dict:
+    return dict(titulo=f"{c['nome']} ({c['uf']})", municipio=c["nome"], uf=c["uf"], linhas=c["linhas"])
+
+
+# what the search knows of a record of each kind beyond its declaration (kind, key, title, url)
+FIELDS_OF_KIND = {"linha": _line, "transportadora": _carrier, "outorga": _outorga, "caducidade": _caducidade,
+                  "cidade": _city}
+
+
+def kind_documents(kind, records: list[dict]):
+    """A document per record of ``kind``, from its declaration (pipeline/contract/kinds.py: its name, key, the
+    lookup's label as the title) and what :data:`FIELDS_OF_KIND` adds for it."""
+    fields = FIELDS_OF_KIND.get(kind.name)
+    for item in records:
+        doc = dict(tipo=kind.name, chave=item[kind.key], url=item["url"],
+                   titulo=kind.lookup_label.format_map(item) if kind.lookup_label else str(item[kind.key]))
+        if fields is not None:
+            doc.update(fields(item))
+        yield doc
+
+
 def _documents(site):
     """Documents from the site's per-record views (:class:`pipeline.site.context.SiteData`)."""
     from ..site.filters import clausula_url  # the build's: pipeline.site imports Pelican
 
-    for ln in site.lines:
-        ends = f"{ln['origem_municipio']} ({ln['origem_uf']}) – {ln['destino_municipio']} ({ln['destino_uf']})"
-        yield dict(
-            tipo="linha", chave=ln["prefixo"], titulo=f"Linha {ln['prefixo']}: {ends}",
-            nomes=" ".join(filter(None, [ln["descricao"], ln["itinerario"]])),  # places ("CAICO(RN) - ..."), roads
-            transportadora=_names(ln["transportadoras"]), uf=f"{ln['origem_uf']} {ln['destino_uf']}",
-            municipio=f"{ln['origem_municipio']} {ln['destino_municipio']}", prefixo=ln["prefixo"].lower(),
-            ambito=ln["ambito"], situacao=" ".join(sorted({o["situacao"] for o in ln["outorgas"]})),
-            grupo=" ".join(sorted(ln["infracoes_por_grupo"])),
-            valor=sorted({float(f["valor"]) for f in ln["tarifas"] if f.get("vigente")}) or None, url=ln["url"],
-        )
-    for c in site.carriers:
-        yield dict(
-            tipo="transportadora", chave=c["cnpj"], titulo=f"{c['razao_social']} ({format_cnpj(c['cnpj'])})",
-            texto=c["observacao"] or "", transportadora=_names([c]), uf=c["uf"], municipio=c["municipio"] or "",
-            cnpj=c["cnpj"], situacao=" ".join(sorted({o["situacao"] for o in c["outorgas"]})),
-            grupo=" ".join(sorted(c["infracoes_por_grupo"])), linhas=len(c["linhas"]), url=c["url"],
-        )
-    for o in site.outorgas:
-        yield dict(
-            tipo="outorga", chave=o["id"], titulo=f"Outorga {o['id']}: {o['transportadora']['razao_social']}",
-            texto=" ".join(filter(None, [o["ato"], o["instrumento"], o["modalidade"]])),
-            transportadora=_names([o["transportadora"]]), cnpj=o["transportadora_cnpj"],
-            prefixo=(o["linha_prefixo"] or "").lower(), situacao=o["situacao"], data=_day(o["inicio"]), url=o["url"],
-        )
-    for c in site.caducidades:
-        yield dict(
-            tipo="caducidade", chave=c["ato"], titulo=f"Caducidade {c['ato']}: {c['transportadora']['razao_social']}",
-            texto=" ".join(filter(None, [c["processo"], c["fundamento"]])), transportadora=_names([c["transportadora"]]),
-            cnpj=c["transportadora_cnpj"], data=_day(c["data_declaracao"]), url=c["url"],
-        )
-    for c in site.cities:
-        yield dict(tipo="cidade", chave=c["chave"], titulo=f"{c['nome']} ({c['uf']})", municipio=c["nome"],
-                   uf=c["uf"], linhas=c["linhas"], url=c["url"])
+    for kind in kinds.RECORD_KINDS:
+        yield from kind_documents(kind, site.records[kind.name])
     enq = site.tables.get("enquadramentos")
     if enq is not None:
         for codigo, grupo, descricao in zip(enq["codigo"], enq["grupo"], enq["descricao"]):

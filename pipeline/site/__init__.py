@@ -13,9 +13,9 @@ import orjson
 from pelican import signals
 from pelican.generators import Generator
 
-from ..contract import dictionary
+from ..contract import dictionary, kinds
 from ..contract.identifiers import slugify
-from ..contract.kinds import RECORD_KINDS as DECLARED_KINDS
+from ..contract.kinds import RecordKind
 from ..contract.limits import MAX_QUERY
 from ..contract.schema import foreign_keys_of
 from ..legal import numbers as legal_numbers
@@ -29,7 +29,7 @@ from ..tools import parallel
 from . import charts, datafiles, feeds, identifiers, names, notices, timetable, urls, verification
 from .context import SiteData
 from .filters import FILTERS
-from .indexes import index_pages
+from .indexes import kind_index
 from .record import addressed, as_json, attribute_lookup
 
 
@@ -47,7 +47,7 @@ def label(schema, table: str, field: str, value) -> str:
 # The machine-readable forms of each section's index pages: its table's downloads and, where there is
 # one, its Atom feed (pipeline/site/feeds.py); the home page links every feed. Record pages link their
 # own JSON instead (``alternate_json``), /dados/ its package and catalogue.
-_SECTION_TABLES = {**{k.section: k.table for k in DECLARED_KINDS if k.section}, "achados": "achados"}
+_SECTION_TABLES = {**{k.section: k.table for k in kinds.RECORD_KINDS if k.section}, "achados": "achados"}
 
 
 def alternates(page_url: str) -> list[tuple[str, str, str]]:
@@ -86,8 +86,8 @@ def template_globals(data: SiteData) -> dict:
         # links to records the template has only by key, and to the answer for a pair of places
         "url_de": lambda kind, key: urls.url(kind, slug=slugify(key)),
         # the page of a table's record, when the table's records have pages (pipeline/contract/kinds.py); else None
-        "url_do_registro": lambda table, key: urls.url(KIND_OF_TABLE[table], slug=slugify(key))
-        if table in KIND_OF_TABLE else None,
+        "url_do_registro": lambda table, key: urls.url(kinds.KIND_OF_TABLE[table], slug=slugify(key))
+        if table in kinds.KIND_OF_TABLE else None,
         "url_par": urls.pair,
         "url_tabela": lambda name: urls.url("tabela", slug=name),  # table names are already safe slugs
         "alternativos": alternates,
@@ -137,7 +137,7 @@ class PortalGenerator(Generator):
         checks for overwritten files: at national scale that was one of the costliest parts of the page
         stage. URLs are the contract's, from validated slugs (pipeline/validate/checks.py, rule ``slug``)."""
         context = dict(self.context, data=self.data, as_of=self.data.as_of, page_url="/" + url,
-                       alternate_json=template in RECORD_KINDS, **kwargs)
+                       alternate_json=any(k.name == template for k in kinds.RECORD_KINDS), **kwargs)
         self.writer.write_page(url + "index.html", self.get_template(template).render(context), count=count)
 
     def generate_output(self, writer) -> None:
@@ -153,22 +153,26 @@ class HomeGenerator(PortalGenerator):
         self.page("", "index")
 
 
-# The kinds of record with a page of their own (pipeline/contract/kinds.py; the kind is also the template's name
-# and the record's name inside it) and the SiteData list of the records.
-RECORD_PAGES = [(k.name, k.records) for k in DECLARED_KINDS]
-KIND_OF_TABLE = {k.table: k.name for k in DECLARED_KINDS}
-RECORD_KINDS = {kind for kind, _ in RECORD_PAGES}
+def kind_pages(kind: RecordKind, records: list[dict], by_uf: dict | None = None,
+               index_template: str | None = None) -> list[tuple[str, str, dict]]:
+    """A kind's pages from its declaration alone: its index (pipeline/site/indexes.py ``kind_index``) and
+    each record's page at the kind's pattern, rendered by the template of the kind's name."""
+    pages = kind_index(kind, records, by_uf, index_template)
+    return pages + [(kind.pattern.format(slug=item["slug"]), kind.name, {kind.name: item}) for item in records]
 
 
-def section_pages(data: SiteData) -> list[tuple[str, str, dict]]:
-    """Every page of the record sections as ``(path, template, context)``: the indexes (split by UF or
-    paged, pipeline/site/indexes.py), then each record's page, at its kind's URL (pipeline/site/urls.py)."""
-    work = index_pages(data)
-    work += [(urls.path(kind, slug=item["slug"]), kind, {kind: item})
-             for kind, records in RECORD_PAGES for item in getattr(data, records)]
+def section_pages(data: SiteData, has_template=lambda name: True) -> list[tuple[str, str, dict]]:
+    """Every page of the record sections as ``(path, template, context)``: each declared kind's index and
+    records' pages (:func:`kind_pages`; an index without a template of its own has the generic ``indice``),
+    then the answer for each pair of places."""
+    work = []
+    for kind in kinds.RECORD_KINDS:
+        template = kind.index if has_template(kind.index) else "indice"
+        work += kind_pages(kind, data.records[kind.name], data.lines_by_uf if kind.index_by == "uf" else None,
+                           template)
     # the answer for each pair of places, without JavaScript (the form reads the same from JSON)
     work += [(urls.pair_path(c, r["outra"]), "cidade_para", {"cidade": c, "rota": r})
-             for c in data.cities for r in c["destinos"]]
+             for c in data.records["cidade"] for r in c["destinos"]]
     return work
 
 
@@ -178,13 +182,13 @@ class SectionsGenerator(PortalGenerator):
     split, so that no core waits while another renders them."""
 
     def write_pages(self):
-        pages = section_pages(self.data)
+        templates = set(self.env.list_templates())
+        pages = section_pages(self.data, lambda name: f"{name}.html" in templates)
         files = [(None, None, job) for job in datafiles.jobs(self.data, self.label)]
         root = Path(self.output_path)
         # where a record page's facts come from, for its index.json (pipeline/publish/provenance.py)
         record = Provenance.from_descriptor(self.data.descriptor)
-        tables = {k.name: k.table for k in DECLARED_KINDS}
-        elsewhere = {k.name: k.shown_elsewhere for k in DECLARED_KINDS}
+        declared = {k.name: k for k in kinds.RECORD_KINDS}  # read now: a test may declare one more
 
         def render(items):
             for url, template, context in items:
@@ -194,13 +198,15 @@ class SectionsGenerator(PortalGenerator):
                         (root / path).write_bytes(_json(value))
                 else:
                     self.page(url, template, count=False, **context)
-                    if template in RECORD_KINDS:  # the page's facts, for machines (rel="alternate"), whose
+                    if template in declared:  # the page's facts, for machines (rel="alternate"), whose
                         # links are full addresses (or carry the sub-path): read where the site is deployed
                         shown = context[template]
-                        if elsewhere[template]:  # rows that belong to another record's page (kinds.py)
-                            shown = {k: v for k, v in shown.items() if k not in elsewhere[template]}
+                        elsewhere = declared[template].shown_elsewhere  # rows of another record's page (kinds.py)
+                        if elsewhere:
+                            shown = {k: v for k, v in shown.items() if k not in elsewhere}
                         facts = as_json(shown, 1, context[template])
-                        facts["proveniencia"] = record.for_record(tables[template], [context[template].get("fonte")])
+                        facts["proveniencia"] = record.for_record(declared[template].table,
+                                                                  [context[template].get("fonte")])
                         facts = addressed(facts, self.settings.get("SITEURL") or "")
                         (root / url / "index.json").write_bytes(_json(facts))
 

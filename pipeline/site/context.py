@@ -13,7 +13,7 @@ from functools import cached_property
 import pandas as pd
 
 from ..contract.identifiers import slugify
-from ..contract.kinds import BY_NAME
+from ..contract.kinds import BY_NAME, RECORD_KINDS, RecordKind
 from ..contract.schema import Schema
 from ..derive import Derived
 from ..legal import DECREE_PUBLICATION
@@ -37,6 +37,13 @@ def _linked(row: dict, kind: str, key: str, **more) -> Record:
     """A record of a kind with its own page: its ``slug`` and its ``url`` (pipeline/site/urls.py)."""
     slug = slugify(key)
     return Record(row, slug=slug, url=urls.url(kind, slug=slug), **more)
+
+
+def _in_order(kind: RecordKind, records) -> list[dict]:
+    """The records of ``kind`` in its declared order (pipeline/contract/kinds.py ``order``, ``collated``)."""
+    if not kind.order:
+        return list(records)
+    return sorted(records, key=lambda r: tuple(collation_key(r[f]) if f in kind.collated else r[f] for f in kind.order))
 
 
 def _records(df: pd.DataFrame) -> list[Record]:
@@ -108,11 +115,8 @@ class SiteData:
     report: Report
     descriptor: dict
     tables: dict[str, pd.DataFrame]
-    lines: list[dict] = field(default_factory=list)
-    carriers: list[dict] = field(default_factory=list)
-    outorgas: list[dict] = field(default_factory=list)
-    caducidades: list[dict] = field(default_factory=list)
-    cities: list[dict] = field(default_factory=list)
+    # the records of each kind with a page (pipeline/contract/kinds.py), by the kind's name, in its declared order
+    records: dict[str, list[dict]] = field(default_factory=dict)
     carriers_by_cnpj: dict[str, dict] = field(default_factory=dict)
     findings: list[dict] = field(default_factory=list)
     counts: dict[str, int | None] = field(default_factory=dict)  # None: no source covers the table
@@ -174,7 +178,7 @@ class SiteData:
     def lines_by_uf(self) -> dict[str, list[dict]]:
         """Each UF with the lines that start or end there, in pt-BR order (pipeline/site/indexes.py):
         the index pages and the filters' JSON both read it."""
-        return lines_by_uf(self.lines)
+        return lines_by_uf(self.records["linha"])
 
     @property
     def fictional(self) -> bool:
@@ -216,7 +220,7 @@ class SiteData:
     def verification_codes(self) -> int:
         """How many acts carry a verification code (art. 12; pipeline/site/verification.py): none when no
         source covers the tables of acts, or they have no rows."""
-        return sum(1 for r in self.outorgas + self.caducidades if r.get("codigo_verificacao"))
+        return sum(1 for r in self.records["outorga"] + self.records["caducidade"] if r.get("codigo_verificacao"))
 
     @property
     def no_verification_codes(self) -> str:
@@ -279,14 +283,13 @@ class SiteData:
         self._arrange_infractions(carriers, lines)
         findings = self._arrange_findings(carriers, lines, outorgas, caducidades, promos)
         self.carriers_by_cnpj = carriers  # a line's infractions may name a carrier that no longer operates it
-        self.carriers = sorted(carriers.values(), key=lambda c: (collation_key(c["razao_social"]), c["cnpj"]))
-        self.lines = sorted(lines.values(), key=lambda x: x["prefixo"])
-        self.outorgas = sorted(outorgas.values(), key=lambda o: o["id"])
-        self.caducidades = sorted(caducidades.values(), key=lambda c: (c["data_declaracao"], c["ato"]))
+        made = {"transportadora": carriers, "linha": lines, "outorga": outorgas, "caducidade": caducidades}
+        self.records = {name: _in_order(BY_NAME[name], made[name].values()) for name in made}
         self.findings = findings
         self._verification_codes({"outorgas": outorgas, "caducidades": caducidades})  # verification.TABLES
-        self.cities = arrange_cities(self.lines, self.schema.weekdays, tickets_by_pair(self.summary("bilhetes")),
-                                     self.coverage)
+        self.records["cidade"] = arrange_cities(self.records["linha"], self.schema.weekdays,
+                                                tickets_by_pair(self.summary("bilhetes")), self.coverage)
+        self.records = {k.name: self.records[k.name] for k in RECORD_KINDS}  # the declared order of the kinds
         self._arrange_conflicts({"linhas": lines, "transportadoras": carriers, "outorgas": outorgas,
                                  "caducidades": caducidades})
         counts = {
@@ -299,7 +302,7 @@ class SiteData:
             "promocoes": ("tarifas_promocionais", len(promos)),
             "infracoes": ("infracoes", len(t["infracoes"])),
             "horarios": ("horarios", len(t["horarios"])),
-            "cidades": ("linhas", len(self.cities)),
+            "cidades": ("linhas", len(self.records["cidade"])),
         }
         self.counts = {k: (n if self.covered(table) else None) for k, (table, n) in counts.items()}
         self.counts["achados"] = len(findings)

@@ -20,7 +20,7 @@ def verification_shards(data) -> dict[str, dict]:
     """``verificar/<xx>.json`` for every two hex digits, empty ones too: a code that matches nothing is
     not a 404."""
     shards: dict[str, dict[str, str]] = {}
-    for rec in data.outorgas + data.caducidades:
+    for rec in data.records["outorga"] + data.records["caducidade"]:
         digits = verification.normalise(rec["codigo_verificacao"])
         shards.setdefault(verification.shard(digits), {})[digits] = rec["url"]
     return {f"verificar/{n:02x}.json": dict(sorted(shards.get(f"{n:02x}", {}).items())) for n in range(256)}
@@ -39,11 +39,11 @@ NOTICE_PARTS = 8
 def jobs(data, label: Callable[[str, str, object], str]) -> list[Callable[[], dict[str, object]]]:
     """The jobs; ``label(table, field, value)`` gives an enum value's pt-BR label."""
     category = partial(label, "tarifas", "categoria")
-    out = [lambda: {"cidades/index.json": index_json(data.cities), "busca/regras.json": rules()},
+    out = [lambda: {"cidades/index.json": index_json(data.records["cidade"]), "busca/regras.json": rules()},
            partial(verification_shards, data), partial(identifier_shards, data), partial(names.shards, data)]
     out += [partial(notices.shards, data, partial(label, "infracoes"), data.notice_digits, part, NOTICE_PARTS)
             for part in range(NOTICE_PARTS)]
     out += [lambda uf=uf, lines=lines: {urls.path("linhas_uf", slug=slugify(uf)) + "linhas.json": lines_json(lines, data.schema.categories)}
             for uf, lines in data.lines_by_uf.items()]
-    out += [partial(answers_json, city, category) for city in data.cities]
+    out += [partial(answers_json, city, category) for city in data.records["cidade"]]
     return out

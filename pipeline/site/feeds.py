@@ -51,24 +51,25 @@ from feedgenerator import Atom1Feed
 
 from ..contract.clock import local_moment
 from ..contract.identifiers import slugify
+from ..contract.kinds import BY_NAME
 from ..publish.datapackage import FICTIONAL_LABEL, LICENSE, PORTAL
 from ..read.provenance import STALE
 from ..release.versions import version_date
 from .coverage import NOUNS, PHRASES, join
 from .filters import data_br, numero, reais
 
-# path: under the site; titulo: pt-BR; registros: the SiteData list ("lines.tarifas_promocionais": each
-# line's promotions, there being no list of them); data: the date field (None: the findings, dated by their
+# path: under the site; titulo: pt-BR; registros: the records listed, a kind of SiteData.records or the
+# findings ("linha.tarifas_promocionais": each line's promotions, there being no list of them); data: the date field (None: the findings, dated by their
 # records, FINDING_DATES); tabela: the table listed (None: the findings, made by the portal); ordem: how the
 # subtitle says the entries are dated; pagina: the page the feed stands for (its rel="alternate" link)
 FEEDS: list[dict[str, str | None]] = [
-    {"path": "feeds/outorgas.atom.xml", "titulo": "Novas outorgas", "registros": "outorgas",
+    {"path": "feeds/outorgas.atom.xml", "titulo": "Novas outorgas", "registros": "outorga",
      "data": "inicio", "tabela": "outorgas", "ordem": "pela data de início", "pagina": "/outorgas/"},
-    {"path": "feeds/caducidades.atom.xml", "titulo": "Caducidades declaradas", "registros": "caducidades",
+    {"path": "feeds/caducidades.atom.xml", "titulo": "Caducidades declaradas", "registros": "caducidade",
      "data": "data_declaracao", "tabela": "caducidades", "ordem": "pela data da declaração",
      "pagina": "/caducidades/"},
     {"path": "feeds/tarifas-promocionais.atom.xml", "titulo": "Tarifas promocionais comunicadas",
-     "registros": "lines.tarifas_promocionais", "data": "comunicado_em", "tabela": "tarifas_promocionais",
+     "registros": "linha.tarifas_promocionais", "data": "comunicado_em", "tabela": "tarifas_promocionais",
      "ordem": "pela data da comunicação ao regulador", "pagina": "/dados/"},
     {"path": "feeds/achados.atom.xml", "titulo": "Achados", "registros": "findings", "data": None,
      "tabela": None, "ordem": "pela data do registro em causa", "pagina": "/achados/"},
@@ -171,7 +172,7 @@ def _rights(entries: list[dict], licences) -> str:
 def records(data, feed: dict) -> list[dict]:
     """The SiteData records a feed of ``FEEDS`` lists, unsorted."""
     parent, _, child = feed["registros"].partition(".")
-    rows = getattr(data, parent)
+    rows = data.records[parent] if parent in data.records else getattr(data, parent)
     return [r for row in rows for r in row.get(child, [])] if child else list(rows)
 
 
@@ -320,12 +321,12 @@ def write(out: Path, data, site_url: str, as_of: date, limit: int = LIMIT, *, ba
     def label(table: str, field: str, value) -> str:
         return schema_label(data.schema, table, field, value)
 
-    pages = {("outorgas", o["id"]): o["url"] for o in data.outorgas}
-    pages |= {("caducidades", c["ato"]): c["url"] for c in data.caducidades}
+    pages = {("outorgas", o["id"]): o["url"] for o in data.records["outorga"]}
+    pages |= {("caducidades", c["ato"]): c["url"] for c in data.records["caducidade"]}
     makers = {
-        "outorgas": lambda r: _outorga(r, label),
-        "caducidades": lambda r: _caducidade(r, label),
-        "lines.tarifas_promocionais": lambda r: _promocao(r, label),
+        "outorga": lambda r: _outorga(r, label),
+        "caducidade": lambda r: _caducidade(r, label),
+        "linha.tarifas_promocionais": lambda r: _promocao(r, label),
         "findings": lambda r: _achado(r, pages),
     }
     name = data.descriptor.get("title") or data.schema.descriptor.get("title") or PORTAL  # says when fictional
@@ -354,7 +355,7 @@ def write(out: Path, data, site_url: str, as_of: date, limit: int = LIMIT, *, ba
             ids = [i for r in _rules_ran(data) for t in r.tabelas
                    for i in (coverage.tables.get(t, []) if coverage is not None else [])]
         else:
-            key = {"outorgas": "id", "caducidades": "ato"}.get(feed["registros"], "protocolo")
+            key = BY_NAME[feed["registros"]].key if feed["registros"] in BY_NAME else "protocolo"
             dated = [(_moment(r[field]), r) for r in rows]
             dated = sorted(((d, r) for d, r in dated if d is not None),  # the schema requires the date
                            key=lambda x: (-x[0].timestamp(), str(x[1][key])))

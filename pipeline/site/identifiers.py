@@ -5,7 +5,7 @@ in ``/busca/ids/<first two characters>.json``, which the search page and the 404
 
 from __future__ import annotations
 
-from ..contract.kinds import RECORD_KINDS
+from ..contract import kinds
 from ..places import fold_name
 
 
@@ -20,7 +20,7 @@ def shards(data) -> dict[str, dict[str, list[str]]]:
     (pipeline/contract/kinds.py ``lookup_label``: lines, carriers, outorgas and caducidades)."""
     out: dict[str, dict[str, list[str]]] = {}
     entries = [(x[k.key], x["url"], k.lookup_label.format_map(x), k.lookup_type)
-               for k in RECORD_KINDS if k.lookup_label for x in getattr(data, k.records)]
+               for k in kinds.RECORD_KINDS if k.lookup_label for x in data.records[k.name]]
     for ident, url, label, kind in entries:
         k = key(ident)
         if len(k) >= 2:

@@ -1,7 +1,8 @@
 """The section indexes, kept usable at national scale: split by UF (lines) or paged (carriers,
 outorgas), each page well under 200 KB, names in pt-BR order (UCA collation, accents ignored first).
 
-``index_pages(data)`` gives each index page as ``(url, template, context)``; the lines' filters
+``kind_index(kind, records)`` gives each index page of a kind as its declaration says, as ``(url, template,
+context)``; the lines' filters
 (UF, âmbito, category, carrier) read ``linhas/uf/<uf>/linhas.json`` (:func:`lines_json`) in the browser.
 """
 
@@ -10,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..contract.identifiers import slugify
-from . import urls
 from .cities import collation_key, ligacao
 
 PAGE_ROWS = 200  # rows of an index page: about 60 KB of HTML for the widest table
@@ -75,15 +75,21 @@ def lines_json(lines: list[dict], categories: list[str]) -> list[list]:
             for x in lines]
 
 
-def index_pages(data) -> list[tuple[str, str, dict]]:
-    """Every index page of the sections: ``(url, template, context)``."""
-    by_uf = data.lines_by_uf
-    pages = [("linhas/", "linhas", {"ufs": [(uf, len(items), urls.url("linhas_uf", slug=slugify(uf)))
-                                            for uf, items in by_uf.items()]})]
-    for uf, items in by_uf.items():
-        pages += [(url, "linhas_uf", {"uf": uf, "pagina": page})
-                  for url, page in paged(urls.path("linhas_uf", slug=slugify(uf)), items)]
-    pages += [(url, "transportadoras", {"pagina": page}) for url, page in paged("transportadoras/", data.carriers)]
-    pages += [(url, "outorgas", {"pagina": page}) for url, page in paged("outorgas/", data.outorgas)]
-    pages += [("caducidades/", "caducidades", {}), ("cidades/", "cidades", {})]
-    return pages
+def kind_index(kind, records: list[dict], by_uf: dict[str, list[dict]] | None = None,
+               template: str | None = None) -> list[tuple[str, str, dict]]:
+    """The index pages of a kind of record, as its declaration says (pipeline/contract/kinds.py ``index``,
+    ``index_by``): ``(url, template, context)``. ``template`` is the index's (the kind's ``index`` by default:
+    the generic ``indice`` when the theme has none of that name); ``by_uf`` the records per UF when split so."""
+    base, template = f"{kind.index}/", template or kind.index
+    if kind.index_by == "unica":
+        return [(base, template, {"tipo": kind})]
+    if kind.index_by == "uf":
+        by_uf = by_uf if by_uf is not None else {}
+        each = f"{kind.index}/uf/{{slug}}/"
+        pages = [(base, template, {"tipo": kind, "ufs": [(uf, len(items), "/" + each.format(slug=slugify(uf)))
+                                                         for uf, items in by_uf.items()]})]
+        for uf, items in by_uf.items():
+            pages += [(url, f"{kind.index}_uf", {"tipo": kind, "uf": uf, "pagina": page})
+                      for url, page in paged(each.format(slug=slugify(uf)), items)]
+        return pages
+    return [(url, template, {"tipo": kind, "pagina": page}) for url, page in paged(base, records)]

@@ -19,8 +19,8 @@ CITY, CARRIER = "Cidade", "Transportadora"
 def entries(data) -> list[tuple[str, str, str, str, int]]:
     """``(folded name, label, url, kind, lines)`` for every place and every carrier (its razão social and
     its nome fantasia); ``lines``: how many lines serve the place or the carrier operates."""
-    out = [(fold_name(c["nome"]), f"{c['nome']} ({c['uf']})", c["url"], CITY, c["linhas"]) for c in data.cities]
-    for c in data.carriers:
+    out = [(fold_name(c["nome"]), f"{c['nome']} ({c['uf']})", c["url"], CITY, c["linhas"]) for c in data.records["cidade"]]
+    for c in data.records["transportadora"]:
         for name in dict.fromkeys(filter(None, (c["razao_social"], c["nome_fantasia"]))):
             if fold_name(name):
                 out.append((fold_name(name), c["razao_social"], c["url"], CARRIER, len(c["linhas"])))

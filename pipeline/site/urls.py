@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..contract.kinds import RECORD_KINDS
+from ..contract import kinds
 
 
 @dataclass(frozen=True)
@@ -24,13 +24,24 @@ class Kind:
 
 KINDS: dict[str, Kind] = {
     # the record pages, as pipeline/contract/kinds.py declares them
-    **{k.name: Kind(k.pattern, glob=k.glob) for k in RECORD_KINDS},
+    **{k.name: Kind(k.pattern, glob=k.glob) for k in kinds.RECORD_KINDS},
     # the answer for a pair of places; "para" is the other place's slug with "-" for "/"
     "cidade_para": Kind("cidades/{slug}/para/{para}/"),
     "linhas_uf": Kind("linhas/uf/{slug}/"),
     # each published table's dictionary and downloads; the table's name is the slug
     "tabela": Kind("dados/{slug}/"),
 }
+
+# the menu of every page after the kinds of record: what the portal is besides its records
+PAGES_IN_MENU = (("/achados/", "Achados"), ("/direitos/", "Direitos do passageiro"), ("/decreto/", "Decreto"),
+                 ("/dados/", "Dados abertos"), ("/busca/", "Busca"))
+
+
+def menu() -> list[tuple[str, str]]:
+    """The menu of every page, ``(url, label)``: each kind of record's index as declared
+    (pipeline/contract/kinds.py ``index``, ``menu``), then :data:`PAGES_IN_MENU`."""
+    return [(f"/{k.index}/", k.menu) for k in kinds.RECORD_KINDS] + list(PAGES_IN_MENU)
+
 
 # what changed since the previous release (pipeline/release/changes.py)
 CHANGES = "dados/mudancas/"
