@@ -73,7 +73,7 @@ def checked(folder: Path, schema, lenient: bool, out: Path):
 def test_case_in_strict_and_lenient_mode(case, tmp_path, schema):
     folder = prepared(case, tmp_path)
     source, report = checked(folder, schema, False, tmp_path / "estrito")
-    read = sum(len(t.rows) for t in source.tables.values()) + sum(b.read for b in report.batches.values())
+    read = sum(len(t.rows) for t in source.tables.values()) + sum(b.well_formed for b in report.batches.values())
 
     # strict (the default build): the report names the rule, file, line and column, in pt-BR
     for p in report.problems:  # Frictionless' or Python's English never leaks into a message
@@ -113,7 +113,7 @@ def test_case_in_strict_and_lenient_mode(case, tmp_path, schema):
         assert hits
         rejected = rejected_frame(report, schema)
         assert {(p.arquivo, p.linha) for p in hits} <= set(zip(rejected["arquivo"], rejected["linha"]))
-        accepted = sum(len(t.rows) for t in report.accepted.values()) + sum(b.mantidas for b in report.batches.values())
+        accepted = sum(len(t.rows) for t in report.accepted.values()) + sum(b.kept for b in report.batches.values())
         # a row of the wrong width is never read as a record: it is reported, with its cells, and only that
         assert accepted < read or {p.regra for p in hits} == {"largura-da-linha"}
         # every later stage takes what was accepted

@@ -94,11 +94,12 @@ class Batched:
     and its summary for the pages (``SUMMARIES``)."""
 
     name: str
-    lidas: int = 0
-    mantidas: int = 0
-    duplicadas: int = 0
-    rejeitadas: int = 0
-    read: int = 0  # rows of the right width read (``Report.rows_read``)
+    # the accounting of its rows, published as lidas = mantidas + duplicadas + rejeitadas (``accounting``)
+    data_rows: int = 0  # lidas: every data row of its files
+    kept: int = 0  # mantidas
+    repeated: int = 0  # duplicadas: a row repeated whole, kept once
+    rejected: int = 0  # rejeitadas
+    well_formed: int = 0  # rows of the right width read (``Report.rows_read``)
     filled: dict[str, int] = field(default_factory=dict)  # column -> rows with a value
     periods: dict[tuple[str, str], list] = field(default_factory=dict)  # (source id, column) -> [first, last, n]
     first_day: date | None = None
@@ -112,13 +113,13 @@ class Batched:
     changes_error: str = ""  # why that release could not be compared
 
     def accounting(self) -> dict[str, int]:
-        return {"lidas": self.lidas, "mantidas": self.mantidas, "duplicadas": self.duplicadas,
-                "rejeitadas": self.rejeitadas}
+        return {"lidas": self.data_rows, "mantidas": self.kept, "duplicadas": self.repeated,
+                "rejeitadas": self.rejected}
 
     def add_completeness(self, measured: dict, covered: set[str]) -> None:
         """Put this table's figures into ``derive.completeness``'s (measured there as an empty table)."""
         if self.name in covered:
-            n = self.mantidas
+            n = self.kept
             measured["tabelas"][self.name] = {
                 "linhas": n, "colunas": {c: round(k / n, 4) if n else None for c, k in self.filled.items()}}
         for (source_id, column), (first, last, count) in sorted(self.periods.items()):
@@ -158,11 +159,11 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
                 for batch, found in read_csv_batches(table, path, shown, BATCH_ROWS):
                     found_here += found
                     failed |= any(p.grave and (p.linha in (None, 1) or p.regra in STRUCTURAL) for p in found)
-                    result.lidas += batch.data_rows
-                    result.read += len(batch.rows)
+                    result.data_rows += batch.data_rows
+                    result.well_formed += len(batch.rows)
                     before = len(batch.rows)
                     batch, repeats = _without_repeats(batch, seen, number)
-                    result.duplicadas += before - len(batch.rows)
+                    result.repeated += before - len(batch.rows)
                     found_here += repeats
                     checked = validate(_package_of(source, schema, name, batch), schema, lenient=lenient)
                     found_here += [p for p in checked.problems if p.tabela == name]
@@ -171,7 +172,7 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
                         continue
                     kept = checked.accepted[name]
                     df = derive_batch(name, kept, schema, checked.typed_values.get(name), source.file_sources)
-                    result.mantidas += len(df)
+                    result.kept += len(df)
                     _measure(result, kept, table, df, source.file_sources)
                     for writer in writers:
                         writer.add(df)
@@ -187,7 +188,7 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
                 writer.close(complete=not failed)
         seen = None  # the hashes of the rows kept: not needed for the comparison below
         problems += found_here
-        result.rejeitadas = len({(p.arquivo, p.linha) for p in found_here if p.grave and p.linha is not None})
+        result.rejected = len({(p.arquivo, p.linha) for p in found_here if p.grave and p.linha is not None})
         result.written, result.failed = bool(writers) and not failed, failed
         if result.written and previous:
             from ..release import changes
@@ -238,11 +239,11 @@ def attach(report, pending, *, lenient: bool) -> None:
     report.problems += problems
     report.batches = results
     for name, result in results.items():
-        report.rows_read[name] = result.read
-        report.accepted_counts[name] = result.mantidas
+        report.rows_read[name] = result.well_formed
+        report.accepted_counts[name] = result.kept
         if report.accepted and not result.failed:
             report.accounting[name] = result.accounting()
-            if result.lidas != result.mantidas + result.duplicadas + result.rejeitadas:
+            if result.data_rows != result.kept + result.repeated + result.rejected:
                 raise AssertionError(f"contagem inconsistente em {name}: {result.accounting()}")
     if report.accepted and not (report.valid or (lenient and not header_errors(report.problems))):
         report.accepted = {}

@@ -44,7 +44,7 @@ class Derived:
 
     def rows(self, name: str) -> int:
         """The rows published of a table (``tables`` holds a table read in batches empty)."""
-        return self.batches[name].mantidas if name in self.batches else len(self.tables[name])
+        return self.batches[name].kept if name in self.batches else len(self.tables[name])
 
 
 def _col(df: pd.DataFrame, values) -> pd.Series:

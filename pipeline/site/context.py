@@ -146,7 +146,7 @@ class SiteData:
 
     def rows(self, name: str) -> int:
         """The rows published of a table."""
-        return self.batches[name].mantidas if name in self.batches else len(self.tables[name])
+        return self.batches[name].kept if name in self.batches else len(self.tables[name])
 
     def head(self, name: str):
         """A table's first rows (up to a thousand: the examples of its dictionary), None when unknown."""
