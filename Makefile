@@ -34,11 +34,13 @@ nightly: $(STAMP)
 	  echo "::warning title=Build noturno::publicado com a última cópia boa de fonte(s) que falharam hoje (ver o resumo)"; \
 	  exit 0; fi; exit $$status
 
+# the suite in TEST_WORKERS processes (pytest-xdist): two, the CI machine's cores; TEST_WORKERS=0 runs it in one
+TEST_WORKERS ?= 2
 test: $(STAMP)
-	$(BIN)/python -m pytest -q --durations=15
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --durations=15
 
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) -m "not slow"
 
 serve:
 	@test -f $(OUT)/index.html || $(MAKE) site
