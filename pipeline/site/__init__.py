@@ -29,7 +29,7 @@ from ..tools import parallel
 from . import charts, datafiles, feeds, identifiers, names, notices, timetable, urls, verification
 from .context import SiteData
 from .filters import FILTERS
-from .indexes import kind_index
+from .indexes import LINE_FIELDS, kind_index
 from .record import addressed, as_json, attribute_lookup
 
 
@@ -101,6 +101,7 @@ def template_globals(data: SiteData) -> dict:
         "tipo_em_palavras": dictionary.type_in_words,
         "regras_em_palavras": dictionary.rules_in_words,
         "rotulos_do_campo": dictionary.labels,
+        "linhas_campos": LINE_FIELDS,  # the cells of the lines' filter rows, by name (pipeline/site/indexes.py)
         "chaves_estrangeiras": foreign_keys_of,  # a table's foreign keys, normalised (pipeline/contract/schema.py)
     }
 

@@ -66,13 +66,21 @@ def line_categories(line: dict) -> list[str]:
                   | {f["categoria"] for f in line["tarifas"] if f.get("categoria")})
 
 
+# the names of a row's cells in the lines' filter files, in order: the form hands them to filtros.js
+# (``data-linhas-campos``), which reads each cell by its name; categorias are positions in the form's list
+LINE_FIELDS = ["prefixo", "url", "ligacao", "ambito", "categorias", "transportadoras"]
+
+
 def lines_json(lines: list[dict], categories: list[str]) -> list[list]:
-    """The rows the lines' filters read (one file per UF), compact: ``[prefixo, url, ligação, âmbito,
-    [positions of its categories in ``categories``], [carriers' CNPJs]]``; the labels are the form's."""
+    """The rows the lines' filters read (one file per UF), compact: a list per line, its cells in the order
+    of :data:`LINE_FIELDS` (the positions of its categories in ``categories``, its carriers' CNPJs); the
+    labels are the form's."""
     position = {c: k for k, c in enumerate(categories)}
-    return [[x["prefixo"], x["url"], ligacao(x), x["ambito"], [position[c] for c in line_categories(x) if c in position],
-             [c["cnpj"] for c in x["transportadoras"]]]
-            for x in lines]
+    cells = {"prefixo": lambda x: x["prefixo"], "url": lambda x: x["url"], "ligacao": ligacao,
+             "ambito": lambda x: x["ambito"],
+             "categorias": lambda x: [position[c] for c in line_categories(x) if c in position],
+             "transportadoras": lambda x: [c["cnpj"] for c in x["transportadoras"]]}
+    return [[cells[name](x) for name in LINE_FIELDS] for x in lines]
 
 
 def kind_index(kind, records: list[dict], by_uf: dict[str, list[dict]] | None = None,

@@ -12,6 +12,7 @@
     if (!form || !out || !window.fetch) { return; }
     var base = window.portal.base(form);
     var names = ["uf", "ambito", "categoria", "transportadora"];
+    var fields = JSON.parse(form.getAttribute("data-linhas-campos") || "[]");
 
     function show(state) {
       out.textContent = "";
@@ -20,15 +21,20 @@
       fetch(base + option.getAttribute("data-url") + "linhas.json").then(function (resp) {
         if (!resp.ok) { throw new Error(resp.status); }
         return resp.json();
-      }).then(function (rows) {
-        // [prefixo, url, ligação, âmbito, [category positions in the form's list], [CNPJs]]
+      }).then(function (cells) {
+        // each row's cells named by the form's data-linhas-campos (pipeline/site/indexes.py LINE_FIELDS)
+        var rows = cells.map(function (r) {
+          var line = {};
+          fields.forEach(function (name, i) { line[name] = r[i]; });
+          return line;
+        });
         var categories = Array.prototype.map.call(form.elements.categoria.options, function (o) { return o.value; }).slice(1);
         var scopes = {};
         Array.prototype.forEach.call(form.elements.ambito.options, function (o) { scopes[o.value] = o.textContent; });
         var wanted = categories.indexOf(state.categoria);
         var hits = rows.filter(function (r) {
-          return (!state.ambito || r[3] === state.ambito) && (!state.categoria || r[4].indexOf(wanted) >= 0) &&
-            (!state.transportadora || r[5].indexOf(state.transportadora) >= 0);
+          return (!state.ambito || r.ambito === state.ambito) && (!state.categoria || r.categorias.indexOf(wanted) >= 0) &&
+            (!state.transportadora || r.transportadoras.indexOf(state.transportadora) >= 0);
         });
         var total = window.portal.numero(hits.length);
         out.appendChild(el("p", hits.length > MAX_ROWS
@@ -43,10 +49,10 @@
         var body = table.appendChild(el("tbody"));
         hits.slice(0, MAX_ROWS).forEach(function (r) {
           var tr = body.appendChild(el("tr"));
-          tr.appendChild(el("th", null, { scope: "row" })).appendChild(el("a", r[0], { href: base + r[1] }));
-          tr.appendChild(el("td", r[2]));
-          tr.appendChild(el("td", scopes[r[3]] || r[3]));
-          tr.appendChild(el("td", window.portal.numero(r[5].length)));
+          tr.appendChild(el("th", null, { scope: "row" })).appendChild(el("a", r.prefixo, { href: base + r.url }));
+          tr.appendChild(el("td", r.ligacao));
+          tr.appendChild(el("td", scopes[r.ambito] || r.ambito));
+          tr.appendChild(el("td", window.portal.numero(r.transportadoras.length)));
         });
         out.appendChild(table);
       }).catch(function (err) {
