@@ -6,13 +6,14 @@ and the releases' address (PORTAL_VERSOES_URL); it hands Pelican the site's writ
 from pathlib import Path
 
 from pipeline.contract.limits import MAX_QUERY
+from pipeline.read.provenance import REVOKED
 from pipeline.site.filters import FILTERS
 from pipeline.site.urls import menu
 
 _HERE = Path(__file__).resolve().parent
 
 SITENAME = "Portal do Transporte Rodoviário Interestadual de Passageiros"
-SITESUBTITLE = "Outorgas, tarifas, promoções, infrações e caducidades, conforme o Decreto nº 952/1993"
+SITESUBTITLE = "Linhas, horários, tarifas, transportadoras e atos do transporte rodoviário interestadual de passageiros"
 SITEURL = ""
 RELATIVE_URLS = False
 DEFAULT_LANG = "pt-BR"
@@ -59,4 +60,4 @@ JINJA_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "autoescape": T
 # The theme's pt-BR filters, for every page (the hand-written pages too: their footer shows dates).
 JINJA_FILTERS = FILTERS
 # Constants the pages share with the code (one place for each rule).
-JINJA_GLOBALS = {"MAX_CONSULTA": MAX_QUERY, "MENU": menu()}
+JINJA_GLOBALS = {"MAX_CONSULTA": MAX_QUERY, "MENU": menu(), "REVOGADO": REVOKED}

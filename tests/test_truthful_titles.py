@@ -88,7 +88,8 @@ def test_no_title_or_summary_of_the_real_export_promises_an_uncovered_table(real
     assert uncovered_claims(real_only_site, set(WORDS)) == {}
     found = dict(((p, f), t) for p, f, t in summaries(real_only_site))
     # what they say instead
-    assert found[("index.html", "description")] == "Linhas, horários e transportadoras, conforme o Decreto nº 952/1993"
+    assert found[("index.html", "description")] == \
+        "Linhas, horários e transportadoras: registros do regime que substituiu o Decreto nº 952/1993"
     assert found[("linhas/12-0140-00/index.html", "description")] == \
         "Linha 12-0140-00 de BRASILIA (DF) a CALDAS NOVAS (GO): horários e transportadoras."
     assert found[("transportadoras/30069314000101/index.html", "description")] == \
@@ -106,7 +107,8 @@ def test_titles_and_summaries_name_every_table_when_every_one_is_covered(site):
     found = dict(((p, f), t) for p, f, t in summaries(site))
     assert not any(n in text for text in found.values() for n in NEGATIONS)
     assert found[("index.html", "description")] == ("Linhas, horários, tarifas máximas, transportadoras, outorgas, "
-                                                    "promoções, infrações e caducidades, conforme o Decreto nº 952/1993")
+                                                    "promoções, infrações e caducidades: registros do regime do "
+                                                    "Decreto nº 952/1993 (revogado em 1998) e do que o substituiu")
     assert found[("linhas/12-0140-00/index.html", "description")].endswith(
         ": horários, tarifas máximas, transportadoras, outorgas, promoções e infrações.")
     assert found[("transportadoras/11222333000181/index.html", "description")] == \
@@ -118,13 +120,15 @@ def test_titles_and_summaries_name_every_table_when_every_one_is_covered(site):
 @pytest.mark.slow
 def test_real_introductions_name_only_what_the_sources_cover(real_only_site):
     home = soup(real_only_site, "index.html")
-    assert words(home.select_one("p.lead")) == ("Linhas, horários e transportadoras, conforme o Decreto nº 952/1993. "
-                                               "Consulte as linhas e os horários de partida, e baixe todos os dados.")
+    assert words(home.select_one("p.lead")) == ("Linhas, horários e transportadoras: registros do regime que substituiu "
+                                               "o Decreto nº 952/1993. Consulte as linhas e os horários de partida, e "
+                                               "baixe todos os dados.")
     assert words(home.find(id="de-para-titulo").find_next("p")) == \
         "As linhas que ligam duas cidades, com as partidas por dia da semana."
     assert words(home.find("label", attrs={"for": "q"})) == "Buscar linha, cidade ou transportadora"
     dados = words(soup(real_only_site, "dados/index.html").find("h1").find_next("p"))
-    assert dados.startswith("Pacote de dados de origem do portal: linhas, horários e transportadoras, conforme")
+    assert dados.startswith("Pacote de dados de origem do portal: linhas, horários e transportadoras. Os registros de "
+                            "transportadoras, linhas e horários são do regime que substituiu o Decreto nº 952/1993")
     busca = soup(real_only_site, "busca/index.html")
     assert words(busca.find("label", attrs={"for": "q"})) == "Buscar linha, cidade, transportadora ou CNPJ"
     assert not busca.select('ul.indices a[href="/outorgas/"]') and not busca.select('ul.indices a[href="/caducidades/"]')
@@ -158,7 +162,7 @@ def test_coverage_lists_only_the_covered_tables():
     some = Coverage({}, {"linhas": ["a"], "horarios": ["a"], "transportadoras": ["a"]})
     assert some.listing("horarios", "tarifas", "transportadoras", "infracoes") == "horários e transportadoras"
     assert some.listing("tarifas", "infracoes") == ""
-    assert some.subtitle() == "Linhas, horários e transportadoras, conforme o Decreto nº 952/1993"
+    assert some.subtitle() == "Linhas, horários e transportadoras"  # no source says of which regime: nothing said
     assert some.outside("outorgas") == " (fora das fontes deste site)" and some.outside("linhas") == ""
     assert some.missing("outorgas", "linhas", "caducidades", conjunction="nem") == "outorgas nem caducidades"
     every = Coverage({}, {t: ["a"] for t in NOUNS})

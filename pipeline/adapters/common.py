@@ -24,7 +24,7 @@ from pathlib import Path
 from ..contract.identifiers import cnpj_is_valid, mask_cpf_in, normalise_cnpj, slugify
 from ..contract.problems import shown
 from ..contract.schema import Schema
-from ..read.provenance import REPORT_NAME, SOURCE_DATE
+from ..read.provenance import LATER_REGIME, REGIME_KEY, REPORT_NAME, SOURCE_DATE
 from ..read.source import FIELD_LIMIT, csv_error_pt, swallowed_lines
 from ..read.writer import write_table
 
@@ -682,6 +682,9 @@ def source_entry(title: str, path: Path, options: SourceOptions, report: IngestR
         "date": date,
         "license": options.licenca or OPEN_DATA_LICENCE,
         "fictional": False,
+        # ANTT's exports, the 2021 timetable as much as today's layouts, are records of the regime that
+        # replaced Decreto nº 952/1993: no rule of the decree applies to them
+        REGIME_KEY: LATER_REGIME,
         "x-arquivo": Path(path).name,
     }
 

@@ -91,6 +91,12 @@ class Table:
         return set(self.primary_key) | {k for fk in self.foreign_keys for k in fk.fields}
 
     @property
+    def regime(self) -> str:
+        """``x-regime``: the regime every record of the table belongs to, when the table has one only
+        (pipeline/read/provenance.py ``REGIMES``); "" when its sources say."""
+        return self.descriptor.get("x-regime", "")
+
+    @property
     def batched(self) -> bool:
         """``x-em-lotes``: the table is read, validated, derived and published a batch of rows at a time,
         never whole in memory (pipeline/build/batches.py): eight years of Monitriip tickets are 12 million rows."""

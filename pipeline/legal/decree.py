@@ -352,12 +352,12 @@ def transcription(numbers: Iterable[int] = RIGHTS_NOTICE_ARTICLES,
     return [decree.article(n) for n in numbers]
 
 
-# Decreto nº 952/1993 was revoked by Decreto nº 2.521/1998. Every page that
-# shows the decree, or rights taken from it, says so: the portal publishes records made under the regime
-# it describes and never presents it as the law in force.
+# Decreto nº 952/1993 was revoked by Decreto nº 2.521/1998. Every page that shows the decree, or rights taken
+# from it, says so and never presents it as the law in force; which regime the site's records belong to is
+# said per source (pipeline/read/provenance.py regime_sentence), not here.
 REVOCATION = (
-    "O Decreto nº 952/1993 foi revogado pelo Decreto nº 2.521, de 20 de março de 1998. Este portal publica "
-    "registros feitos sob o regime que ele descrevia; o texto abaixo não é a lei em vigor."
+    "O Decreto nº 952/1993 foi revogado pelo Decreto nº 2.521, de 20 de março de 1998: o texto abaixo não é a lei "
+    "em vigor. O rodapé de cada página diz de que regime são os registros deste site."
 )
 
 # Notes the portal adds under an article, by its number: editorial, never part of the decree's text.

@@ -105,7 +105,7 @@ def published_descriptor(schema: Schema, as_of: date, sources: list[dict] | None
         table_schema.setdefault("$schema", "https://datapackage.org/profiles/2.0/tableschema.json")
         table_schema.setdefault("missingValues", [""])
         description = r.get("description", "")
-        extra = {}
+        extra = {"x-regime": r["x-regime"]} if r.get("x-regime") else {}  # of all its records (read/provenance.py)
         if coverage is not None:
             covered = _coverage(r["name"], schema, coverage, sources or [], unchecked or {},
                                 unchecked_inconsistencies or {})

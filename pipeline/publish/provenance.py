@@ -28,6 +28,8 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..read.provenance import REGIME_KEY, REVOKED, regime_sentence, regimes_of
+
 PORTAL = "Portal do transporte rodoviário interestadual de passageiros"
 FICTIONAL_LABEL = "Dados fictícios, para demonstração"
 LICENSE = {
@@ -37,8 +39,6 @@ LICENSE = {
 }
 AS_OF_MEANING = ("data dos cálculos (situações, prazos, vigências), não a data dos dados: a data de cada fonte "
                  "está em sources")
-REGIME = ("Registros do regime descrito pelo Decreto nº 952/1993, revogado pelo Decreto nº 2.521/1998: o portal "
-          "publica esses registros e não apresenta o decreto como norma em vigor.")
 
 # each resource's coverage (``x-cobertura`` in the published descriptor, ``situacao``)
 COVERED, NOT_COVERED, MADE = "coberta", "não coberta", "calculada pelo portal"
@@ -129,7 +129,8 @@ class Provenance:
         tables = {}
         for r in descriptor.get("resources", []):
             tables[r["name"]] = {"title": r.get("title", r["name"]), "description": r.get("description", ""),
-                                 "coverage": TableCoverage.from_descriptor(r.get("x-cobertura"))}
+                                 "coverage": TableCoverage.from_descriptor(r.get("x-cobertura")),
+                                 "regime": r.get(REGIME_KEY, "")}
         licences = descriptor.get("licenses") or [LICENSE]
         return cls(title=descriptor.get("title", ""), description=descriptor.get("description", ""),
                    as_of=str(descriptor.get("x-data-de-referencia") or descriptor.get("version") or ""),
@@ -168,6 +169,20 @@ class Provenance:
             return "calculada pelo portal a partir das fontes deste pacote" + (f": {named}" if named else "")
         return f"coberta pelas fontes: {named}" if named else COVERED
 
+    def regime_text(self, table: str | None = None) -> str:
+        """Which regime the records belong to (pipeline/read/provenance.py ``regime_sentence``): the table's,
+        or (no ``table``) every covered table's; the decree's revocation alone when no source says."""
+        regimes, labels = {}, {}
+        for name, t in self.tables.items():
+            c = t["coverage"]
+            if (table is not None and name != table) or c is None or c.situacao != COVERED:
+                continue
+            regimes[name] = regimes_of(t.get("regime", ""),
+                                       [s.get(REGIME_KEY, "") for s in self.sources if s.get("name") in c.fontes])
+            title = t["title"].removeprefix(f"{FICTIONAL_LABEL} — ")
+            labels[name] = title[:1].lower() + title[1:]
+        return regime_sentence(regimes, labels) or REVOKED
+
     def unchecked_text(self, table: str) -> str:
         """For achados and inconsistências: which rules did not run, and why ("" for other tables)."""
         c = self.coverage(table)
@@ -204,7 +219,7 @@ class Provenance:
             ("licenca_url", self.licence.get("path", "")),
             ("citacao", self.citation),
             ("portal", PORTAL),
-            ("regime", REGIME),
+            ("regime", self.regime_text(table)),
         ]
         return out
 
@@ -249,7 +264,7 @@ class Provenance:
                                   f"{self.licence.get('path', '')}"),
             ("Como citar", self.citation),
             ("Pacote", self.title),
-            ("Regime", REGIME),
+            ("Regime", self.regime_text(table)),
             ("Abas", f"{table[:31]}: os registros, um por linha; dicionario: as colunas (tipo, descrição, regras, "
                      "códigos)"),
         ]

@@ -54,6 +54,8 @@ class Source:
     copia_de: str = ""
     # the months of a monthly series its catalogue lacks (the nightly job: descriptor's "x-lacunas", AAAA-MM)
     lacunas: tuple[str, ...] = ()
+    # the regime its records belong to where the table does not say (descriptor's "x-regime": REGIMES); "" not said
+    regime: str = ""
 
     @property
     def lacunas_br(self) -> str:
@@ -107,8 +109,72 @@ class Source:
             d[STALE] = {"em": self.falha_em, "motivo": self.falha_motivo, "copia_de": self.copia_de}
         if self.lacunas:
             d[GAPS] = list(self.lacunas)
+        if self.regime:
+            d[REGIME_KEY] = self.regime
         return d
 
+
+# The regimes a record may belong to: the one Decreto nº 952/1993 described (revoked by Decreto nº 2.521/1998), or
+# the one that replaced it, to which no rule of the decree applies. A table of one regime only says so in the
+# schema (``x-regime`` of the resource: outorgas are the decree's, Monitriip's tickets the later regime's); the
+# tables both regimes have (lines, timetables, carriers, sections) take their source's ``x-regime``. A record
+# whose regime neither says is said to be of none.
+DECREE_REGIME, LATER_REGIME = "decreto-952-1993", "posterior"
+REGIMES = (DECREE_REGIME, LATER_REGIME)
+REGIME_KEY = "x-regime"
+
+
+def regimes_of(table_regime: str, source_regimes) -> set[str]:
+    """The regimes of a table's records: the table's own when the schema gives one, else its sources'."""
+    if table_regime in REGIMES:
+        return {table_regime}
+    return {r for r in source_regimes if r in REGIMES}
+
+
+def _names(labels: list[str]) -> str:
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " e " + labels[-1]
+
+
+def regime_sentence(regimes: dict[str, set[str]], labels: dict[str, str]) -> str:
+    """What a page or a file says of the regime of its records, ``regimes`` being each covered table's
+    (:func:`regimes_of`) and ``labels`` how a sentence names a table ("tarifas máximas"): the records of
+    the decree's regime, with its revocation; those of the regime that replaced it, to which no rule of the
+    decree applies; the tables named when the sentence is not about every one; "" when no table's regime is
+    known (the page then says only that the decree was revoked: :data:`REVOKED`)."""
+    decree = [labels[t] for t, r in regimes.items() if DECREE_REGIME in r]
+    later = [labels[t] for t, r in regimes.items() if LATER_REGIME in r]
+    whole = not any(not r for r in regimes.values())
+    if decree and later:
+        return (f"Os registros de {_names(decree)} seguem o regime descrito pelo Decreto nº 952/1993, revogado pelo "
+                f"Decreto nº 2.521/1998, e o portal não apresenta o decreto como lei em vigor; os de {_names(later)} "
+                "são do regime que o substituiu, ao qual nenhuma regra do decreto se aplica.")
+    if decree:
+        which = "Os registros" if whole else f"Os registros de {_names(decree)}"
+        return (f"{which} seguem o regime descrito pelo Decreto nº 952/1993, revogado pelo Decreto nº 2.521/1998: "
+                "o portal os publica e não apresenta o decreto como lei em vigor.")
+    if later:
+        which = "Os registros" if whole else f"Os registros de {_names(later)}"
+        return (f"{which} são do regime que substituiu o Decreto nº 952/1993 (revogado pelo Decreto nº 2.521/1998): "
+                "nenhuma regra do decreto se aplica a eles.")
+    return ""
+
+
+def regime_phrase(regimes: dict[str, set[str]]) -> str:
+    """The short form, after a list of what the site holds: "registros do regime que substituiu o Decreto nº
+    952/1993"; "" when no table's regime is known."""
+    found = set().union(*regimes.values()) if regimes else set()
+    if found == {DECREE_REGIME}:
+        return "registros do regime do Decreto nº 952/1993, revogado em 1998"
+    if found == {LATER_REGIME}:
+        return "registros do regime que substituiu o Decreto nº 952/1993"
+    if found:
+        return "registros do regime do Decreto nº 952/1993 (revogado em 1998) e do que o substituiu"
+    return ""
+
+
+# what every page says of the decree whatever its records are: it is published as a text, not as the law in force
+REVOKED = ("O Decreto nº 952/1993 foi revogado pelo Decreto nº 2.521/1998; o portal publica o seu texto e não o "
+           "apresenta como lei em vigor.")
 
 STALE = "x-atualizacao-falhou"  # a source entry's key: the nightly job kept its last good copy (pipeline/nightly/__init__.py)
 GAPS = "x-lacunas"  # a source entry's key: the months of its series its catalogue lacks (pipeline/nightly/__init__.py)
@@ -187,6 +253,7 @@ def read_source_info(folder: Path) -> Source:
         copia_de=stale_text("copia_de", day=True),
         lacunas=tuple(m for m in (entry.get(GAPS) if isinstance(entry.get(GAPS), list) else [])[:240]
                       if isinstance(m, str) and _MONTH.match(m)),
+        regime=entry.get(REGIME_KEY) if entry.get(REGIME_KEY) in REGIMES else "",
     )
 
 

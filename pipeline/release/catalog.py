@@ -55,8 +55,9 @@ Who publishes what, and of when (facts of the sources, never the build's clock):
 - ``as_of`` dates what the release itself is: the package's ``dcat:version``, the catalogue's
   ``dct:modified`` (it lists this release) and schema.org ``version``.
 
-The records follow the regime described by Decreto nº 952/1993, which was revoked by Decreto nº
-2.521/1998: the generated texts say so and never call it the law in force.
+The generated texts say which regime the records belong to, per table, as each source and the schema
+declare it (pipeline/read/provenance.py ``regime_sentence``): the one Decreto nº 952/1993 described, revoked
+by Decreto nº 2.521/1998, or the one that replaced it; they never call the decree the law in force.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ from ..contract.settings import EU_FREQUENCY, FREQUENCIES, VCGE_ROAD_TRANSPORT, 
 from ..contract.spelling import number
 from ..publish.datapackage import FICTIONAL_LABEL
 from ..publish.provenance import NOT_COVERED_SENTENCE as DESCRIBED_NOT_COVERED
+from ..publish.provenance import Provenance
 
 PORTAL_NAME = "Portal do transporte rodoviário interestadual de passageiros"
 LANGUAGE = "pt-BR"
@@ -97,8 +99,6 @@ POD_SCHEMA = "https://project-open-data.cio.gov/v1.1/schema"
 
 SPATIAL_NAME = "Brasil"
 SPATIAL_NOTE = ("Linhas interestaduais no Brasil e linhas internacionais com ponto terminal no Brasil.")
-REGIME_SENTENCE = ("Os registros seguem o regime descrito pelo Decreto nº 952/1993, revogado pelo Decreto nº "
-                   "2.521/1998; o portal publica esses registros e não apresenta o decreto como norma em vigor.")
 
 # a table no source of the release supplies (``rows`` maps it to None): its rows are unknown, not zero
 NOT_COVERED_SENTENCE = ("Nenhuma fonte desta versão fornece esta tabela: ela está vazia porque os registros são "
@@ -373,7 +373,7 @@ def _table_description(descriptor: Mapping, resource: Mapping, files: Sequence[M
             not (resource.get("description") or "").startswith(DESCRIBED_NOT_COVERED):
         parts.append(NOT_COVERED_SENTENCE)  # unless the table's own description already says so
     parts.append(_sources_sentence(descriptor))
-    parts.append(REGIME_SENTENCE)
+    parts.append(Provenance.from_descriptor(dict(descriptor)).regime_text(name))  # of its own records
     return _clip(" ".join(parts))
 
 
@@ -383,7 +383,7 @@ def _package_description(descriptor: Mapping) -> str:
     if _fictional(descriptor) and FICTIONAL_LABEL not in description:
         parts.append(f"{FICTIONAL_LABEL}.")
     parts += [description, SPATIAL_NOTE, f"Licença: {_licence_label(descriptor)}.", _sources_sentence(descriptor),
-              REGIME_SENTENCE]
+              Provenance.from_descriptor(dict(descriptor)).regime_text()]
     return _clip(" ".join(p for p in parts if p))
 
 

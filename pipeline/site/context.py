@@ -137,7 +137,8 @@ class SiteData:
         """The pages' data; ``lines``: the published CSV line of each act with a verification code
         (``Published.lines``)."""
         data = cls(schema, derived.as_of, report, descriptor, derived.tables, lines_published=lines or {},
-                   coverage=Coverage({s.id: s for s in report.sources}, report.coverage),
+                   coverage=Coverage({s.id: s for s in report.sources}, report.coverage,
+                                     {name: table.regime for name, table in schema.tables.items()}),
                    unchecked=derived.unchecked, completeness=derived.completeness,
                    unchecked_inconsistencies=derived.unchecked_inconsistencies,
                    batches=derived.batches)

@@ -5,9 +5,9 @@ introduction name only what the sources cover (:meth:`Coverage.listing`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..read.provenance import UNDECLARED, Source
+from ..read.provenance import REVOKED, UNDECLARED, Source, regime_phrase, regime_sentence, regimes_of
 
 # table -> (what "none" reads as, in the singular, gendered; what the table holds, in the plural)
 PHRASES = {
@@ -68,6 +68,8 @@ class Coverage:
 
     sources: dict[str, Source]  # id -> source, in the build's order
     tables: dict[str, list[str]]  # table -> ids of the sources that supply it
+    # table -> the regime all its records belong to, when the schema says (pipeline/contract/schema.py ``regime``)
+    table_regimes: dict[str, str] = field(default_factory=dict)
 
     def covered(self, table: str) -> bool:
         return bool(self.tables.get(table))
@@ -116,10 +118,24 @@ class Coverage:
         """The others: those among ``tables`` (all, with none named) that no source covers, joined."""
         return join([NOUNS[t] for t in tables or NOUNS if not self.covered(t)], conjunction)
 
+    def regimes(self) -> dict[str, set[str]]:
+        """Each covered table's regimes (pipeline/read/provenance.py ``regimes_of``): the schema's, else its
+        sources' declared ones."""
+        return {name: regimes_of(self.table_regimes.get(name, ""), [self.sources[i].regime for i in ids
+                                                                     if i in self.sources])
+                for name, ids in self.tables.items() if ids and name in NOUNS}
+
+    def regime_text(self) -> str:
+        """What every page says of the regime of its records, per table where they differ, and of the
+        decree's revocation (:data:`REVOKED` alone when no source says which regime its records are of)."""
+        return regime_sentence(self.regimes(), NOUNS) or REVOKED
+
     def subtitle(self) -> str:
-        """The site's summary, of what its sources cover: "Linhas, horários e transportadoras, conforme o
-        Decreto nº 952/1993" for the timetable alone (pelican.conf.py ``SITESUBTITLE`` names them all)."""
-        return f"{self.listing(*SITE_TABLES, capital=True) or 'Registros'}, conforme o Decreto nº 952/1993"
+        """The site's summary, of what its sources cover and of which regime: "Linhas, horários e
+        transportadoras: registros do regime que substituiu o Decreto nº 952/1993" for ANTT's 2021 timetable
+        alone (pelican.conf.py ``SITESUBTITLE`` when there are no data)."""
+        listing, phrase = self.listing(*SITE_TABLES, capital=True) or "Registros", regime_phrase(self.regimes())
+        return f"{listing}: {phrase}" if phrase else listing
 
     def outside(self, table: str) -> str:
         """" (fora das fontes deste site)" after a title whose subject is ``table`` when no source covers
