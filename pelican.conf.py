@@ -6,7 +6,7 @@ and the releases' address (PORTAL_VERSOES_URL); it hands Pelican the site's writ
 from pathlib import Path
 
 from pipeline.contract.limits import MAX_QUERY
-from pipeline.read.provenance import REVOKED
+from pipeline.read.provenance import BY_THE_DECREE, REVOKED
 from pipeline.site.filters import FILTERS
 from pipeline.site.urls import menu
 
@@ -60,4 +60,4 @@ JINJA_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "autoescape": T
 # The theme's pt-BR filters, for every page (the hand-written pages too: their footer shows dates).
 JINJA_FILTERS = FILTERS
 # Constants the pages share with the code (one place for each rule).
-JINJA_GLOBALS = {"MAX_CONSULTA": MAX_QUERY, "MENU": menu(), "REVOGADO": REVOKED}
+JINJA_GLOBALS = {"MAX_CONSULTA": MAX_QUERY, "MENU": menu(), "REVOGADO": REVOKED, "PELAS_REGRAS": BY_THE_DECREE}

@@ -68,7 +68,7 @@ def test_home_shows_counts_and_search_form(site):
     numbers = [text(li) for li in page.select("ul.numeros li")]
     assert "3 linhas" in numbers
     assert "3 transportadoras" in numbers
-    assert "2 outorgas vigentes de 6" in numbers
+    assert "2 de 6 outorgas vigentes pelas regras de 1993" in numbers
     assert "6 achados (6 de 6 regras verificadas)" in numbers
     form = page.find("form", role="search")
     assert form["action"] == "/busca/" and form.find("input", attrs={"name": "q"})
@@ -77,7 +77,7 @@ def test_home_shows_counts_and_search_form(site):
 def test_line_page_shows_fare_in_force_outorgas_and_findings(site):
     page = soup(site, "/linhas/12-0140-00/")
     assert text(page.h1) == "Linha 12-0140-00: BRASILIA (DF) – CALDAS NOVAS (GO)"
-    in_force = rows(table_by_caption(page, "Tarifas máximas em vigor em 30/06/2026"))
+    in_force = rows(table_by_caption(page, "Tarifas máximas vigentes em 30/06/2026"))
     assert [
         "BRASILIA → CALDAS NOVAS",
         "Convencional com sanitário",

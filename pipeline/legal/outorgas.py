@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from ..contract.spelling import day
 from . import DECREE_PUBLICATION
 from .dates import add_days, add_years
 
@@ -40,8 +41,8 @@ def term(instrumento: str, modalidade: str, inicio: date, fim: date | None, pror
     if predates_decree(inicio) and (fim is None or fim >= DECREE_PUBLICATION):
         return Term(
             add_years(DECREE_PUBLICATION, years),
-            f"art. 94: outorga anterior ao decreto e em vigor na sua publicação "
-            f"({DECREE_PUBLICATION:%d/%m/%Y}); prazo de {PERMIT_YEARS} anos contado da publicação{renewed}",
+            f"art. 94 do Decreto nº 952/1993: outorga anterior ao decreto e em vigor na sua publicação "
+            f"({day(DECREE_PUBLICATION)}); prazo de {PERMIT_YEARS} anos contado da publicação{renewed}",
         )
     if instrumento == "permissao":
         return Term(

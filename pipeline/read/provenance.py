@@ -172,6 +172,9 @@ def regime_phrase(regimes: dict[str, set[str]]) -> str:
     return ""
 
 
+# how a sentence that applies a rule of the decree names it: the rule of 1993, never the law of today
+BY_THE_DECREE = "pelas regras do Decreto nº 952/1993, revogado em 1998"
+
 # what every page says of the decree whatever its records are: it is published as a text, not as the law in force
 REVOKED = ("O Decreto nº 952/1993 foi revogado pelo Decreto nº 2.521/1998; o portal publica o seu texto e não o "
            "apresenta como lei em vigor.")

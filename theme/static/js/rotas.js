@@ -123,7 +123,10 @@
       l.tarifas.forEach(function (f) { fares.push([f.categoria, f.trecho, link(l.prefixo, l.url), reais(f.valor)]); });
     });
     if (fares.length) {
-      out.appendChild(table("Tarifas máximas em vigor", ["Categoria", "Trecho", "Linha", "Tarifa máxima"], fares));
+      // the rule of 1993 named as the pages name it (the form's data-pelas-regras: pipeline/read/provenance.py)
+      var asked = document.querySelector("form[data-rotas]");
+      out.appendChild(table("Tarifas máximas vigentes " + (asked ? asked.getAttribute("data-pelas-regras") || "" : ""),
+                            ["Categoria", "Trecho", "Linha", "Tarifa máxima"], fares));
     }
     if (r.bilhetes && r.bilhetes.length) {  // Monitriip: the same table as the pair's page
       out.appendChild(table("Bilhetes vendidos por mês da viagem (Monitriip)", ["Mês da viagem", "Bilhetes", "Pagos", "Valor médio pago"],
