@@ -106,6 +106,7 @@ pelican_settings = read_settings(str(Path({root!r}) / "pelican.conf.py"), overri
 env = Environment(loader=FileSystemLoader(str(Path({root!r}) / "theme" / "templates")),
                   **{{k: v for k, v in pelican_settings["JINJA_ENVIRONMENT"].items()}})
 env.filters.update(FILTERS)
+env.globals.update(pelican_settings["JINJA_GLOBALS"])  # as Pelican gives every template
 env.globals.update(template_globals(site))
 base = dict(pelican_settings, data=site, as_of=site.as_of)
 def bare(items, tmp):

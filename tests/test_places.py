@@ -75,7 +75,7 @@ def test_city_page_lists_each_destination_with_lines_departures_and_fares(site):
     assert "Cristalina (GO) 1" in text  # by the section BRASILIA - CRISTALINA (art. 3 XXI)
     pair = page_text(site / "cidades" / "df" / "brasilia" / "para" / "go-caldas-novas" / "index.html")
     assert "De Brasília (DF) para Caldas Novas (GO)" in pair and "12-0140-00" in pair
-    assert "Tarifas máximas em vigor em 30/06/2026" in pair and "88,50" in pair
+    assert "Tarifas máximas vigentes em 30/06/2026 pelas regras do Decreto nº 952/1993" in pair and "88,50" in pair
     via_section = page_text(site / "cidades" / "df" / "brasilia" / "para" / "go-cristalina" / "index.html")
     assert "para em Brasília por uma seção" not in via_section  # Brasília is the line's terminal
     back = page_text(site / "cidades" / "go" / "cristalina" / "para" / "df-brasilia" / "index.html")

@@ -28,7 +28,7 @@ UNCOVERED_IN_REAL = ["secoes", "outorgas", "tarifas", "tarifas_promocionais", "i
 # the coverage sentences write it for a covered table.
 ABSENCE = re.compile(
     r"Nenhum(a)? (tarifa|outorga|auto de infração|caducidade|promoção|tarifa promocional|seção|achado para)"
-    r"|\b0 vigentes de 0\b|\b0 autos\b|\b0 caducidades\b|\b0 outorgas\b"
+    r"|\b0 vigentes de 0\b|\b0 de 0 (estariam vigentes|outorgas)\b|\b0 autos\b|\b0 caducidades\b|\b0 outorgas\b"
 )
 
 
