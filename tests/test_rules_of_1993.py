@@ -50,3 +50,11 @@ def test_the_pages_name_the_rule_as_the_decrees(sample_site):
                                       "html.parser").get_text(" ").split())
     assert "Fatos nos dados que o Decreto nº 952/1993, revogado em 1998, proibia" in findings
     assert "que o decreto proíbe" not in findings
+
+
+def test_the_rights_page_summarises_the_articles_as_the_rules_of_1993(sample_site):
+    soup = BeautifulSoup((sample_site / "direitos" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    summaries = [" ".join(a.find("p").get_text(" ").split()) for a in soup.select("aside.resumo")]
+    assert len(summaries) == 9
+    assert all(s.startswith("Pelas regras de 1993, ") for s in summaries), summaries
+    assert not any(re.search(r"\b(Você tem direito|É proibido|pode cobrar)\b", s) for s in summaries)

@@ -275,30 +275,32 @@ REFUSED_KG = (("muito", "no bagageiro", MESSAGES["kg"].format(typed="muito", whe
 
 # Plain-language summaries of the articles art. 34 had posted (pt-BR), shown beside each on /direitos/.
 # Editorial text of the portal, not the decree's: each names what a passenger can do with the article.
-SUMMARIES = {
-    32: "Você tem direito a serviço adequado, pontual, seguro, limpo e confortável; à poltrona do seu bilhete; a "
-        "informações sobre horários, tempo de viagem e preços; a levar bagagem sem pagar dentro da franquia e a "
-        "receber comprovante dela; a indenização se ela se perder ou estragar; à diferença de preço se viajar em "
-        "ônibus pior que o contratado; a alimentação e pousada pagas pela empresa se a viagem atrasar, for "
-        "interrompida ou a poltrona for vendida duas vezes; a assistência em caso de acidente; a levar crianças de "
-        "até cinco anos sem pagar, se não ocuparem poltrona; a comprar passagem com data em aberto (válida por um "
-        "ano); e a desistir e receber o dinheiro de volta ou remarcar.",
-    33: "A empresa pode recusar o embarque ou mandar descer quem não se identificar quando exigido, estiver "
-        "embriagado, portar arma sem autorização, levar produto perigoso ou animal mal acondicionado, volume que "
-        "não caiba no porta-embrulhos, perturbar os outros passageiros, usar aparelho de som depois de advertido "
-        "ou se recusar a pagar.",
-    35: "O órgão federal (na época o Departamento de Transportes Rodoviários) fiscaliza o serviço, aplica multas, "
-        "revê as tarifas e deve receber, apurar e resolver as reclamações dos passageiros: é a ele que se reclama.",
-    37: "A transportadora deve prestar serviço adequado, cumprir as normas e o contrato, conservar os ônibus e "
-        "deixar a fiscalização entrar em suas instalações e ver seus registros.",
-    65: "A passagem já inclui 30 kg no bagageiro (até 300 dm³, nenhum volume com mais de 1 metro) e 5 kg no "
-        "porta-embrulhos. Pelo que passar disso, a empresa pode cobrar no máximo 0,5% do preço da passagem "
-        "convencional por quilo.",
-    66: "A bagagem dos passageiros tem prioridade no bagageiro; a empresa só pode levar encomendas no espaço que "
-        "sobrar, sem atrasar a viagem nem pôr ninguém em risco.",
-    67: "É proibido levar produtos perigosos no ônibus.",
-    68: "Se houver indício que justifique, o fiscal ou o funcionário da empresa pode pedir que você abra a sua "
-        "bagagem no embarque.",
-    69: "Se a bagagem chegar danificada ou não chegar, reclame à empresa ao fim da viagem, com o comprovante: ela "
-        "tinha até 30 dias para indenizar, em valores fixados em cruzeiros reais em 1993 e corrigidos pelo IGP.",
+SUMMARIES = {  # the rules of 1993 in plain words, in the past: what the decree gave, not what the law gives today
+    32: "Pelas regras de 1993, o passageiro tinha direito a serviço adequado, pontual, seguro, limpo e confortável; "
+        "à poltrona do seu bilhete; a informações sobre horários, tempo de viagem e preços; a levar bagagem sem pagar "
+        "dentro da franquia e a receber comprovante dela; a indenização se ela se perdesse ou estragasse; à diferença "
+        "de preço se viajasse em ônibus pior que o contratado; a alimentação e pousada pagas pela empresa se a viagem "
+        "atrasasse, fosse interrompida ou a poltrona fosse vendida duas vezes; a assistência em caso de acidente; a "
+        "levar crianças de até cinco anos sem pagar, se não ocupassem poltrona; a comprar passagem com data em aberto "
+        "(válida por um ano); e a desistir e receber o dinheiro de volta ou remarcar.",
+    33: "Pelas regras de 1993, a empresa podia recusar o embarque ou mandar descer quem não se identificasse quando "
+        "exigido, estivesse embriagado, portasse arma sem autorização, levasse produto perigoso ou animal mal "
+        "acondicionado, volume que não coubesse no porta-embrulhos, perturbasse os outros passageiros, usasse "
+        "aparelho de som depois de advertido ou se recusasse a pagar.",
+    35: "Pelas regras de 1993, o órgão federal (na época o Departamento de Transportes Rodoviários) fiscalizava o "
+        "serviço, aplicava multas, revia as tarifas e devia receber, apurar e resolver as reclamações dos "
+        "passageiros: era a ele que se reclamava.",
+    37: "Pelas regras de 1993, a transportadora devia prestar serviço adequado, cumprir as normas e o contrato, "
+        "conservar os ônibus e deixar a fiscalização entrar em suas instalações e ver seus registros.",
+    65: "Pelas regras de 1993, a passagem já incluía 30 kg no bagageiro (até 300 dm³, nenhum volume com mais de 1 "
+        "metro) e 5 kg no porta-embrulhos. Pelo que passasse disso, a empresa podia cobrar no máximo 0,5% do preço "
+        "da passagem convencional por quilo.",
+    66: "Pelas regras de 1993, a bagagem dos passageiros tinha prioridade no bagageiro; a empresa só podia levar "
+        "encomendas no espaço que sobrasse, sem atrasar a viagem nem pôr ninguém em risco.",
+    67: "Pelas regras de 1993, era proibido levar produtos perigosos no ônibus.",
+    68: "Pelas regras de 1993, se houvesse indício que justificasse, o fiscal ou o funcionário da empresa podia "
+        "pedir que o passageiro abrisse a sua bagagem no embarque.",
+    69: "Pelas regras de 1993, se a bagagem chegasse danificada ou não chegasse, reclamava-se à empresa ao fim da "
+        "viagem, com o comprovante: ela tinha até 30 dias para indenizar, em valores fixados em cruzeiros reais em "
+        "1993 e corrigidos pelo IGP.",
 }
