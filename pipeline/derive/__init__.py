@@ -41,6 +41,8 @@ class Derived:
     # the tables read a batch at a time (pipeline/build/batches.py): ``tables`` holds each empty, and this its
     # counts, dates and summaries, each a ``batches.Batched``
     batches: dict = field(default_factory=dict)
+    # each inconsistency rule that ran -> the cases it could not judge (inconsistencies.NotChecked)
+    not_checked_inconsistencies: dict[str, list] = field(default_factory=dict)
 
     def rows(self, name: str) -> int:
         """The rows published of a table (``tables`` holds a table read in batches empty)."""
@@ -151,7 +153,8 @@ def derive(
     achados, unchecked = findings.find(t, schema, covered)
     joins.add(achados, schema.published_tables["achados"], t, schema)
     t["achados"] = achados
-    incoherent, unchecked_inconsistencies = inconsistencies.find(t, schema, as_of, covered)
+    not_checked: dict[str, list] = {}
+    incoherent, unchecked_inconsistencies = inconsistencies.find(t, schema, as_of, covered, not_checked)
     joins.add(incoherent, schema.published_tables["inconsistencias"], t, schema)
     t["inconsistencias"] = incoherent
     t["municipios"] = places.municipios(t["linhas"], t["secoes"],
@@ -161,7 +164,7 @@ def derive(
     measured = completeness(accepted, sources, schema, covered)
     for batched in batches.values():  # measured batch by batch (pipeline/build/batches.py)
         batched.add_completeness(measured, covered)
-    return Derived(t, as_of, unchecked, measured, unchecked_inconsistencies, batches)
+    return Derived(t, as_of, unchecked, measured, unchecked_inconsistencies, batches, not_checked)
 
 
 # The IBGE codes of the places each table names (derive/municipios.py)

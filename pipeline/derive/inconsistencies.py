@@ -33,6 +33,16 @@ class Rule:
 RULES: list[Rule] = []
 
 
+@dataclass(frozen=True)
+class NotChecked:
+    """A case a rule could not judge (a licence whose validity is not published): counted and said beside
+    the rule's results, never folded into "none"."""
+
+    tabela: str
+    chave: str
+    motivo: str
+
+
 def rule(slug: str, titulo: str, tabelas: tuple[str, ...]):
     def register(fn):
         RULES.append(Rule(slug, titulo, tabelas, fn))
@@ -102,21 +112,53 @@ def _lines_of(t) -> dict[str, tuple[set, set]]:
     return out
 
 
+def market_of(ambito: str) -> str | None:
+    """The licence's market (``habilitacoes.mercado``) a line of ``ambito`` needs: a semi-urban line the
+    semi-urban licence, an interstate or international one the regular licence; None when unknown."""
+    return {"semiurbano": "semiurbano", "interestadual": "regular", "internacional": "regular"}.get(ambito)
+
+
+MARKETS = {"regular": "regular", "semiurbano": "semiurbana"}  # how a sentence names a licence's market
+
+
 @rule("linhas-com-habilitacao-vencida", "Linhas no quadro de horários de transportadora com habilitação vencida",
       ("habilitacoes", "horarios"))
 def lines_with_lapsed_licence(t, as_of):
+    """Each carrier's timetabled lines judged against its licence for their market (a semi-urban licence says
+    nothing of an interstate line): lapsed when every licence of that market has a validity before ``as_of``.
+    A market where the carrier holds no licence is another matter; one whose licence has no published
+    validity, or a line of unknown scope, is a case not checked (:class:`NotChecked`)."""
     licences = _licences(t)
+    scope = dict(zip(t["linhas"]["prefixo"].tolist(), t["linhas"]["ambito"].tolist()))
     for cnpj, (lines, sources) in sorted(_lines_of(t).items()):
         held = licences.get(cnpj)
-        dated = [x for x in held or () if x[2] is not None and not pd.isna(x[2])]
-        if not held or len(dated) < len(held) or any(x[2] >= as_of for x in dated):
-            continue  # not licensed at all (another rule's matter), an undated licence, or one in force
-        last = max(dated, key=lambda x: x[2])
-        tar = f"TAR {last[1]}" if last[1] else "habilitação"
-        yield ("transportadoras", cnpj,
-               f"A transportadora tem {_plural(len(lines), 'linha', 'linhas')} no quadro de horários "
-               f"({', '.join(sorted(lines)[:5])}{'…' if len(lines) > 5 else ''}), mas sua {tar} vale até "
-               f"{_br(last[2])}, antes de {_br(as_of)}.", sorted(sources | {x[3] for x in held}))
+        if not held:
+            continue  # not licensed at all: not this rule's matter
+        by_market: dict[str | None, list[str]] = defaultdict(list)
+        for prefixo in sorted(lines):
+            by_market[market_of(scope.get(prefixo, ""))].append(prefixo)
+        for market, its_lines in sorted(by_market.items(), key=lambda x: (x[0] is None, x[0] or "")):
+            if market is None:
+                yield NotChecked("transportadoras", cnpj, f"{_plural(len(its_lines), 'linha', 'linhas')} sem âmbito "
+                                                          "publicado, de que depende a habilitação exigida")
+                continue
+            of_market = [x for x in held if x[0] == market]
+            if not of_market:
+                continue
+            dated = [x for x in of_market if x[2] is not None and not pd.isna(x[2])]
+            if len(dated) < len(of_market):
+                yield NotChecked("transportadoras", cnpj, f"habilitação {MARKETS.get(market, market)} sem validade "
+                                                          "publicada")
+                continue
+            if any(x[2] >= as_of for x in dated):
+                continue
+            last = max(dated, key=lambda x: x[2])
+            tar = f"TAR {last[1]}" if last[1] else "habilitação"
+            yield ("transportadoras", cnpj,
+                   f"A transportadora tem {_plural(len(its_lines), 'linha', 'linhas')} no quadro de horários "
+                   f"({', '.join(its_lines[:5])}{'…' if len(its_lines) > 5 else ''}), mas sua {tar} "
+                   f"({MARKETS.get(market, market)}) vale até {_br(last[2])}, antes de {_br(as_of)}.",
+                   sorted(sources | {x[3] for x in of_market}))
 
 
 @rule("linha-com-horarios-sem-secao", "Linha com horários e sem seção publicada", ("horarios", "secoes"))
@@ -145,17 +187,21 @@ def licensed_without_line(t, as_of):
                + "), mas não tem linha no quadro de horários.", sorted({x[3] for x in held} | timetable_sources))
 
 
-def find(tables: dict[str, pd.DataFrame], schema: Schema, as_of: date,
-         covered: set[str] | None = None) -> tuple[pd.DataFrame, dict[str, list[str]]]:
+def find(tables: dict[str, pd.DataFrame], schema: Schema, as_of: date, covered: set[str] | None = None,
+         not_checked: dict[str, list[NotChecked]] | None = None) -> tuple[pd.DataFrame, dict[str, list[str]]]:
     """Every inconsistency, in rule order, as the ``inconsistencias`` table; and, for each rule that could not
-    run because no source covers one of its input tables, those tables (its silence is never a "none")."""
+    run because no source covers one of its input tables, those tables (its silence is never a "none").
+    The cases a rule that ran could not judge go into ``not_checked`` (rule -> them), when given."""
     h = tables["horarios"]  # a line's carrier in the timetable (the first listed), for its name beside the line
     line_carrier = dict(zip(h["linha_prefixo"].tolist()[::-1], h["transportadora_cnpj"].tolist()[::-1]))
 
     def rows(r):
+        found = list(r.fn(tables, as_of))
+        if not_checked is not None:
+            not_checked[r.slug] = [x for x in found if isinstance(x, NotChecked)]
         return [{"regra": r.slug, "regra_titulo": r.titulo, "tabela": tabela, "chave": chave,
                  "transportadora_cnpj": chave if tabela == "transportadoras" else line_carrier.get(chave, ""),
                  "descricao": descricao, "fontes": " | ".join(fontes)}
-                for tabela, chave, descricao, fontes in r.fn(tables, as_of)]
+                for tabela, chave, descricao, fontes in (x for x in found if not isinstance(x, NotChecked))]
 
     return run_covered(RULES, covered, rows, [f["name"] for f in schema.published_tables["inconsistencias"].fields])

@@ -68,6 +68,7 @@ class Tally:
     unchecked: tuple[str, ...]  # the titles of those that could not run
     noun: tuple[str, str]  # ("achado", "achados")
     unverified: str  # the noun with "não verificados", capitalised: "Achados não verificados"
+    cases_not_checked: int = 0  # cases the rules that ran could not judge (a licence with no validity)
 
     @property
     def checked(self) -> int:
@@ -96,10 +97,12 @@ class Tally:
             return (f": {'a única regra' if self.rules == 1 else f'nenhuma das {numero(self.rules)} regras'} "
                     "pôde ser verificada com as fontes deste site")
         noun = self.noun[0] if self.found == 1 else self.noun[1]
+        n = self.cases_not_checked
+        cases = f"; {numero(n)} {'caso não verificado' if n == 1 else 'casos não verificados'}" if n else ""
         if not self.unchecked:
-            return f" {noun} ({numero(self.checked)} de {numero(self.rules)} regras verificadas)"
+            return f" {noun} ({numero(self.checked)} de {numero(self.rules)} regras verificadas{cases})"
         where = "na única regra verificada" if self.checked == 1 else f"nas {numero(self.checked)} regras verificadas"
-        return f" {noun} {where}; {self.missing}"
+        return f" {noun} {where}{cases}; {self.missing}"
 
     @property
     def text(self) -> str:
@@ -124,6 +127,8 @@ class SiteData:
     unchecked: dict[str, list[str]] = field(default_factory=dict)  # finding rule -> uncovered inputs
     inconsistencies: list[dict] = field(default_factory=list)  # between the regulator's publications
     unchecked_inconsistencies: dict[str, list[str]] = field(default_factory=dict)  # their rules that could not run
+    # each inconsistency rule that ran -> the cases it could not judge (derive/inconsistencies.py NotChecked)
+    not_checked_inconsistencies: dict[str, list] = field(default_factory=dict)
     completeness: dict = field(default_factory=dict)
     decree_publication: date = DECREE_PUBLICATION
     lines_published: dict[str, dict[str, str]] = field(default_factory=dict)  # table -> key -> its CSV line
@@ -141,6 +146,7 @@ class SiteData:
                                      {name: table.regime for name, table in schema.tables.items()}),
                    unchecked=derived.unchecked, completeness=derived.completeness,
                    unchecked_inconsistencies=derived.unchecked_inconsistencies,
+                   not_checked_inconsistencies=derived.not_checked_inconsistencies,
                    batches=derived.batches)
         data._arrange()
         return data
@@ -215,7 +221,15 @@ class SiteData:
 
         return Tally(len(self.inconsistencies), len(RULES),
                      tuple(r.titulo for r in RULES if r.slug in self.unchecked_inconsistencies),
-                     ("inconsistência", "inconsistências"), "Inconsistências não verificadas")
+                     ("inconsistência", "inconsistências"), "Inconsistências não verificadas",
+                     sum(len(cases) for cases in self.not_checked_inconsistencies.values()))
+
+    def not_checked_reasons(self, rule: str) -> list[tuple[str, int]]:
+        """Why the cases of an inconsistency rule were not judged, each reason with its count, most first."""
+        counts: dict[str, int] = {}
+        for case in self.not_checked_inconsistencies.get(rule, []):
+            counts[case.motivo] = counts.get(case.motivo, 0) + 1
+        return sorted(counts.items(), key=lambda x: (-x[1], x[0]))
 
     @cached_property
     def verification_codes(self) -> int:
