@@ -28,7 +28,7 @@ from pipeline.adapters.common import TEST_COMPANY_NOTE
 from pipeline.build import build
 from pipeline.contract.settings import Settings
 from pipeline.places import resolve
-from pipeline.site.placeholders import NOTE, has_placeholder_times
+from pipeline.site.placeholders import NOTE, NOTE_ONE_DIRECTION, has_placeholder_times, placeholder_notes
 
 TEST_CNPJ = "76423366000135"  # EMPRESA TESTE SUPAS, the real export's test company
 ALL = ",".join(["true"] * 7)
@@ -107,9 +107,32 @@ def _lines(page: BeautifulSoup) -> dict[str, list[str]]:
 
 def test_a_line_whose_every_time_is_midnight_has_placeholder_times():
     assert has_placeholder_times(["00:00", "00:00"])
-    assert not has_placeholder_times(["00:00", "07:30"])  # a line that gives real times is taken at its word
+    assert not has_placeholder_times(["00:00", "07:30"])  # real times of its own direction: taken at its word
     assert not has_placeholder_times([])
     assert not has_placeholder_times(iter(["23:59"]))
+
+
+def test_a_direction_whose_every_time_is_midnight_beside_real_times_is_said_to_be_inferred():
+    assert placeholder_notes({"ida": ["00:00"], "volta": ["00:00", "00:00"]}) == {"ida": NOTE, "volta": NOTE}
+    assert placeholder_notes({"ida": ["14:10"], "volta": ["00:00"]}) == {"volta": NOTE_ONE_DIRECTION}
+    assert placeholder_notes({"ida": ["14:10", "00:00"], "volta": ["05:00"]}) == {}
+    assert "inferido pelo portal" in NOTE_ONE_DIRECTION
+
+
+@pytest.mark.slow
+def test_real_export_midnight_returns_beside_real_outbound_times_are_not_counted(real_only_site):
+    """São Bernardo do Campo - Fortaleza: the outbound trips give real times, the returns only 00:00 (line
+    08-9427-00: 14:10 out, 00:00 back). The returns are said to have no time and are not counted."""
+    back = _real(real_only_site, "ce/fortaleza/para/sp-sao-bernardo-do-campo")
+    lines = {x["prefixo"]: x for x in back["linhas"]}
+    assert lines["08-9427-00"]["sem_horario"] and lines["08-9427-00"]["partidas_semana"] == 0
+    assert lines["08-9427-00"]["nota"] == NOTE_ONE_DIRECTION and lines["08-9427-00"]["partidas_sem_horario"] == 6
+    assert lines["08-9433-00"]["partidas_semana"] == 2 and not lines["08-9433-00"]["sem_horario"]  # real times
+    assert back["partidas_semana"] == 2 and back["partidas_sem_horario"] == 24
+    out = _real(real_only_site, "sp/sao-bernardo-do-campo/para/ce-fortaleza")
+    assert out["partidas_semana"] == 26 and out["partidas_sem_horario"] == 0
+    page = page_text(real_only_site / "cidades" / "ce" / "fortaleza" / "para" / "sp-sao-bernardo-do-campo" / "index.html")
+    assert NOTE_ONE_DIRECTION in page
 
 
 # --- the fixture package ------------------------------------------------------------------------------
@@ -294,19 +317,24 @@ def _export_rows() -> list[dict]:
 def test_real_export_weekly_departures_of_every_pair_equal_the_csv(real_only_site):
     """Every pair's weekly departures, recomputed from the export itself: per row, the weekdays it marks,
     from the origin (ida) or the destination (volta) of the line its description names, each end resolved
-    to its place; the test company and the lines whose every time is 00:00 left out."""
+    to its place; the test company and the directions whose every time is 00:00 left out (38 whole lines, and
+    9 more lines in one direction, beside real times in the other)."""
     rows = _export_rows()
     assert len(rows) == 11_468  # 11,477 read, 9 exact repeats
     days = ["segunda_feira", "terca_feira", "quarta_feira", "quinta_feira", "sexta_feira", "sabado", "domingo"]
     ends = re.compile(r"^(.+?)\s*\(([A-Z]{2,3})\)\s*-\s*(.+?)\s*\(([A-Z]{2,3})\)")
-    times = defaultdict(set)
+    times, line_times = defaultdict(set), defaultdict(set)
     for r in rows:
-        times[r["prefixo"].strip()].add(r["horario"].strip())
-    placeholder = {p for p, t in times.items() if t == {"00:00"}}
-    assert len(placeholder) == 38
+        if "EMPRESA TESTE" not in r["razao_social"].upper():
+            times[(r["prefixo"].strip(), r["sentido"].strip().lower())].add(r["horario"].strip())
+        line_times[r["prefixo"].strip()].add(r["horario"].strip())
+    placeholder = {k for k, t in times.items() if t == {"00:00"}}
+    assert len({p for p, t in line_times.items() if t == {"00:00"}}) == 38
+    assert len({p for p, _ in placeholder} - {p for p, t in line_times.items() if t == {"00:00"}}) == 9
     expected: Counter = Counter()
     for r in rows:
-        if "EMPRESA TESTE" in r["razao_social"].upper() or r["prefixo"].strip() in placeholder:
+        if "EMPRESA TESTE" in r["razao_social"].upper() or \
+                (r["prefixo"].strip(), r["sentido"].strip().lower()) in placeholder:
             continue
         m = ends.match(r["descricao_linha"])
         origin, destination = resolve(m[1], m[2]).chave, resolve(m[3], m[4]).chave

@@ -23,8 +23,7 @@ from ..places import BY_ALIAS, Place, aliases, fold_name, resolve
 from . import urls
 from .coverage import PHRASES, Coverage, join
 from .filters import data_br, mes_br
-from .placeholders import NOTE as PLACEHOLDER_NOTE
-from .placeholders import has_placeholder_times
+from .placeholders import placeholder_notes
 from .record import Record
 
 # How a line serves a pair, the first that applies: its two terminals, the ends of one of its sections
@@ -246,17 +245,18 @@ def _stop_pairs(stops) -> list[tuple[tuple[str, str], tuple[str, str]]]:
 
 
 class _Timetables(dict):
-    """Each line's passenger timetable (its rows but the test company's) by direction, and whether its times
-    are placeholders: worked out once per line, not once per pair it serves (a line with 20 stops serves 190)."""
+    """Each line's passenger timetable (its rows but the test company's) by direction, and the directions whose
+    times are placeholders with what the page says of them (pipeline/site/placeholders.py): worked out once per
+    line, not once per pair it serves (a line with 20 stops serves 190)."""
 
-    def of(self, line: dict) -> tuple[dict[str, list[dict]], bool]:
+    def of(self, line: dict) -> tuple[dict[str, list[dict]], dict[str, str]]:
         found = self.get(line["prefixo"])
         if found is None:
-            rows = _passenger_departures(line)
             by_direction: dict[str, list[dict]] = {}
-            for h in rows:
+            for h in _passenger_departures(line):
                 by_direction.setdefault(h["sentido"], []).append(h)
-            found = self[line["prefixo"]] = (by_direction, has_placeholder_times(h["horario"] for h in rows))
+            notes = placeholder_notes({d: [h["horario"] for h in rows] for d, rows in by_direction.items()})
+            found = self[line["prefixo"]] = (by_direction, notes)
         return found
 
 
@@ -271,8 +271,10 @@ def _answer(here: Place, answer: Record, weekdays: list[str], timetables: _Timet
     for line in lines:
         how, here_src, there_src = answer["como"][line["prefixo"]]
         sentido = _departures_from(line, here)
-        by_direction, placeholder = timetables.of(line)
-        rows = _departure_rows(line, by_direction.get(sentido, []), weekdays, placeholder) if sentido else []
+        by_direction, notes = timetables.of(line)
+        note = notes.get(sentido) if sentido else None
+        placeholder = note is not None
+        rows = _departure_rows(line, by_direction.get(sentido, []), weekdays, note) if sentido else []
         departures += rows
         trips = sum(sum(r["dias"]) for r in rows)
         fares = [f for f in line["tarifas"] if f["vigente"] and (
@@ -282,7 +284,7 @@ def _answer(here: Place, answer: Record, weekdays: list[str], timetables: _Timet
                             # placeholder times are no departure a passenger can take: not counted
                             partidas_semana=(0 if placeholder else trips) if sentido else None,
                             sem_horario=placeholder and bool(rows), partidas_sem_horario=trips if placeholder else 0,
-                            nota=PLACEHOLDER_NOTE if placeholder and rows else None,
+                            nota=note if rows else None,
                             notas=_alias_notes(here_src, there_src),
                             transportadoras=[c for c in line["transportadoras"] if not is_test_carrier(c)],
                             tarifas=sorted(fares, key=lambda f: (f["categoria"], f["origem"]))))
@@ -295,12 +297,13 @@ def _answer(here: Place, answer: Record, weekdays: list[str], timetables: _Timet
                                          key=lambda c: collation_key(c["razao_social"])))
 
 
-def _departure_rows(line: dict, rows: list[dict], weekdays: list[str], placeholder: bool) -> list[Record]:
+def _departure_rows(line: dict, rows: list[dict], weekdays: list[str], note: str | None) -> list[Record]:
     """The departures of ``line`` from its ``rows`` of the timetable (one direction): one per time,
     carrier, service class and months, with the weekdays it runs on. Rows that differ in nothing a
     passenger sees (the vehicle's text, the authorisation date) and run on other days are one departure;
     two that share a day stay two (two buses at that time), so that the rows' weekdays add up to the
-    weekly departures. ``meses`` is None when the departure runs all year."""
+    weekly departures. ``meses`` is None when the departure runs all year; ``note``, what the page says of
+    times the export did not give (None when they are real)."""
     out: list[Record] = []
     by_key: dict[tuple, list[Record]] = {}
     for h in rows:
@@ -312,7 +315,7 @@ def _departure_rows(line: dict, rows: list[dict], weekdays: list[str], placehold
                 row["dias"] = [a or b for a, b in zip(row["dias"], days)]
                 break
         else:
-            row = Record(horario=h["horario"], sem_horario=placeholder, nota=PLACEHOLDER_NOTE if placeholder else None,
+            row = Record(horario=h["horario"], sem_horario=note is not None, nota=note,
                          linha=line, transportadora=h.get("transportadora"), categoria=h["categoria"], dias=days,
                          meses=months)
             by_key[key].append(row)
