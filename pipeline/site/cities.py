@@ -16,13 +16,14 @@ export gives as a placeholder (pipeline/site/placeholders.py) are shown as such 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from functools import cache, lru_cache
 
 from ..adapters.common import TEST_COMPANY_NOTE
 from ..places import BY_ALIAS, Place, aliases, fold_name, resolve
 from . import urls
 from .coverage import PHRASES, Coverage, join
-from .filters import data_br, mes_br
+from .filters import data_br, mes_br, numero
 from .placeholders import placeholder_notes
 from .record import Record
 
@@ -215,12 +216,41 @@ def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None 
                                  key=lambda a: (collation_key(a["outra"]["nome"]), a["outra"]["uf"]))
         for answer in rec["destinos"]:
             answer["bilhetes"] = (tickets or {}).get((rec["chave"], answer["outra"]["chave"]), [])
+            answer["contradicao"] = contradiction(answer, timetabled=coverage is None or coverage.covered("horarios"))
         rec["fontes"] = sources
         rec["linhas"] = len(rec["linhas"])
         rec["grafias"] = sorted(rec["grafias"])
         rec["apelidos"] = [(g, resolve(g, rec["uf"]).motivo) for g in rec["grafias"]
                            if resolve(g, rec["uf"]).resolucao == BY_ALIAS]
     return sorted(cities.values(), key=lambda c: (collation_key(c["nome"]), c["uf"]))
+
+
+def contradiction(answer: Record, timetabled: bool = True) -> str | None:
+    """What a pair's answer says when the tickets sold contradict the other publications (the regulator's
+    publications read together, not a rule of the decree): tickets for travel in months after the stretch was
+    published as paralysed in every line that serves it, or tickets where the timetables (``timetabled``: a
+    source covers them) offer no departure; None when nothing contradicts."""
+    tickets = answer.get("bilhetes") or []
+    if not tickets or answer["partidas"]:
+        return None
+    stopped = answer["paralisadas"]
+    if stopped and not answer["linhas"]:
+        since = max(x["desde"] for x in stopped)
+        # the months wholly after it: a ticket of the paralysis's own month may be for a trip before that day
+        first = since if since.day == 1 else date(since.year + since.month // 12, since.month % 12 + 1, 1)
+        after = [m for m in tickets if m["mes"] >= first.isoformat()[:7]]
+        if not after:
+            return None
+        sold = sum(m["bilhetes"] for m in after)
+        return (f"O regulador publica este trecho como paralisado desde {data_br(since)}, mas as transportadoras "
+                f"informaram {numero(sold)} {'bilhete vendido' if sold == 1 else 'bilhetes vendidos'} para viagens de "
+                f"{mes_br(after[0]['mes'])} em diante: as publicações do regulador, lidas juntas, se contradizem.")
+    if not timetabled:
+        return None
+    sold = sum(m["bilhetes"] for m in tickets)
+    return (f"Os quadros de horários das fontes não têm partida deste trecho, mas as transportadoras informaram "
+            f"{numero(sold)} {'bilhete vendido' if sold == 1 else 'bilhetes vendidos'} para ele: as publicações do "
+            "regulador, lidas juntas, se contradizem.")
 
 
 def _how(here_src: tuple, there_src: tuple, terminals: tuple, served: set) -> str:
@@ -409,6 +439,8 @@ def answers_json(rec: Record, label) -> dict[str, dict]:
         # Monitriip: tickets and the mean amount paid, month by month of travel (numbers, and the month as text)
         "bilhetes": [{"mes": m["mes"], "mes_texto": mes_br(m["mes"]), "bilhetes": m["bilhetes"],
                       "pagos": m["pagos"], "valor_medio_pago": m["valor_medio_pago"]} for m in r["bilhetes"]],
+        # the tickets against the other publications (contradiction): said, as the page says it
+        "contradicao": r.get("contradicao"),
         # lines the regulator publishes as paralysed for this pair: said, never offered
         "paralisadas": [{"prefixo": x["linha"]["prefixo"], "url": x["linha"]["url"], "ligacao": ligacao(x["linha"]),
                          "desde": x["desde"].isoformat(), "desde_texto": data_br(x["desde"])} for x in r["paralisadas"]],

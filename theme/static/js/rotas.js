@@ -128,6 +128,11 @@
       out.appendChild(table("Tarifas máximas vigentes " + (asked ? asked.getAttribute("data-pelas-regras") || "" : ""),
                             ["Categoria", "Trecho", "Linha", "Tarifa máxima"], fares));
     }
+    if (r.contradicao) {  // the tickets against the other publications, as the page says it (cities.py contradiction)
+      var note = out.appendChild(el("p", null, { "class": "aviso", role: "note" }));
+      note.appendChild(el("strong", "Publicações que se contradizem:"));
+      note.appendChild(document.createTextNode(" " + r.contradicao));
+    }
     if (r.bilhetes && r.bilhetes.length) {  // Monitriip: the same table as the pair's page
       out.appendChild(table("Bilhetes vendidos por mês da viagem (Monitriip)", ["Mês da viagem", "Bilhetes", "Pagos", "Valor médio pago"],
         r.bilhetes.map(function (m) {
