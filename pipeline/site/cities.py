@@ -228,8 +228,9 @@ def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None 
 def contradiction(answer: Record, timetabled: bool = True) -> str | None:
     """What a pair's answer says when the tickets sold contradict the other publications (the regulator's
     publications read together, not a rule of the decree): tickets for travel in months after the stretch was
-    published as paralysed in every line that serves it, or tickets where the timetables (``timetabled``: a
-    source covers them) offer no departure; None when nothing contradicts."""
+    published as paralysed in every line that serves it, or tickets where no line is offered (``timetabled``: a
+    source covers the timetables); None when nothing contradicts. A line that serves the stretch by a section or
+    its stops, with no time there, is no contradiction: its buses pass through."""
     tickets = answer.get("bilhetes") or []
     if not tickets or answer["partidas"]:
         return None
@@ -245,10 +246,10 @@ def contradiction(answer: Record, timetabled: bool = True) -> str | None:
         return (f"O regulador publica este trecho como paralisado desde {data_br(since)}, mas as transportadoras "
                 f"informaram {numero(sold)} {'bilhete vendido' if sold == 1 else 'bilhetes vendidos'} para viagens de "
                 f"{mes_br(after[0]['mes'])} em diante: as publicações do regulador, lidas juntas, se contradizem.")
-    if not timetabled:
+    if answer["linhas"] or not timetabled:  # a line that serves it by a section or its stops lists no time there
         return None
     sold = sum(m["bilhetes"] for m in tickets)
-    return (f"Os quadros de horários das fontes não têm partida deste trecho, mas as transportadoras informaram "
+    return (f"Nenhuma linha das fontes é oferecida para este trecho, mas as transportadoras informaram "
             f"{numero(sold)} {'bilhete vendido' if sold == 1 else 'bilhetes vendidos'} para ele: as publicações do "
             "regulador, lidas juntas, se contradizem.")
 
