@@ -17,6 +17,7 @@ from datetime import date, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from openpyxl import load_workbook
@@ -46,7 +47,7 @@ def metadados(site: Path) -> dict[tuple[str, str], str]:
 
 def readme(book) -> dict[str, list[str]]:
     rows = {}
-    for item, text in book.worksheets[0].iter_rows(values_only=True):
+    for item, text in book["Leia-me"].iter_rows(values_only=True):
         rows.setdefault(item, []).append(text)
     return rows
 
@@ -73,7 +74,7 @@ def test_an_uncovered_table_says_so_in_every_format(real_only_site, table):
     assert meta["description"].startswith(NOT_COVERED_SENTENCE) and meta["cobertura"] == "não coberta"
     assert pq.read_schema(dados / f"{table}.parquet").metadata[b"description"].decode() == meta["description"]
     book = load_workbook(dados / f"{table}.xlsx")
-    assert book.sheetnames[0] == "Leia-me" and book.active.title == "Leia-me"  # it opens on why it is empty
+    assert book.sheetnames[1] == "Leia-me" and book.active.title == "Leia-me"  # it opens on why it is empty
     assert readme(book)["Cobertura"][0].startswith(NOT_COVERED_SENTENCE)
     assert book.properties.description.startswith(NOT_COVERED_SENTENCE)
     assert custom(book)["Cobertura"].startswith(NOT_COVERED_SENTENCE)
@@ -91,7 +92,10 @@ def test_a_covered_table_names_its_source_date_and_licence_in_every_format(real_
     assert "ANTT" in meta["fontes"] and "dados de 2021" in meta["fontes"] and "licença: " in meta["fontes"]
     assert "CC-BY-4.0" in meta["licenca"] and meta["ficticio"] == "não"
     book = load_workbook(dados / "transportadoras.xlsx")
-    assert book.sheetnames == ["Leia-me", "transportadoras", "dicionario"] and book.active.title == "transportadoras"
+    # the data first: what pandas, LibreOffice and DuckDB read when no sheet is named; the notes beside it
+    assert book.sheetnames == ["transportadoras", "Leia-me", "dicionario"] and book.active.title == "transportadoras"
+    first = pd.read_excel(dados / "transportadoras.xlsx", dtype=str)
+    assert list(first.columns)[0] == "CNPJ [cnpj]" and len(first) == len(csv_rows(real_only_site, "transportadoras"))
     assert book.properties.creator == PORTAL and book.properties.language == "pt-BR"
     props = custom(book)
     assert "ANTT" in props["Fonte"] and props["Data de referência"] == "2026-11-29"

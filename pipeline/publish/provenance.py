@@ -14,7 +14,7 @@ back, and every other format takes it from there:
 
 - Parquet: the file's key-value metadata (:meth:`Provenance.items`, plus ``proveniencia``, the whole
   record as JSON; pipeline/publish/columnar.py);
-- XLSX: the document properties (core and custom) and a first sheet, ``Leia-me`` (:meth:`Provenance.readme`;
+- XLSX: the document properties (core and custom) and a sheet beside the data, ``Leia-me`` (:meth:`Provenance.readme`;
   pipeline/publish/spreadsheet.py);
 - SQLite: the table ``_metadados`` (:meth:`Provenance.metadata_rows`; pipeline/publish/database.py);
 - Datasette: ``metadata.json``'s title, description, licence and source, per database and per table

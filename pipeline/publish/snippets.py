@@ -10,7 +10,7 @@ is an empty cell (``missingValues: [""]``): the snippets take nothing else for m
 :func:`snippets` gives, for a table, ``pandas`` and ``duckdb`` (Python, run by the tests against every
 published table), ``r`` (readr) and ``excel`` (Power Query M, for Dados > Obter Dados > Consulta em Branco
 > Editor Avançado); ``pandas_json`` and ``pandas_xlsx`` read the other two files the same way (the XLSX's
-data is its second sheet, after ``Leia-me``).
+data is its first sheet, named for the table, before ``Leia-me``).
 """
 
 from __future__ import annotations

@@ -19,12 +19,12 @@ what xlsxwriter gives:
 - the header row holds each column's pt-BR title with its machine name in brackets, in bold, frozen,
   with an autofilter; columns have widths from their title and first values;
 - each coded column (an enum with labels) is followed by a column of its labels;
-- a first sheet, ``Leia-me``, states the release's provenance record for the table (pipeline/publish/provenance.py):
+- the data sheet comes first (what pandas, LibreOffice and DuckDB read when no sheet is named), then
+  ``Leia-me``, which states the release's provenance record for the table (pipeline/publish/provenance.py):
   its description, its coverage (a table no source covers says "As fontes deste site não incluem esta
   tabela", and the workbook opens on this sheet), the rules that could not run (achados), its sources with
   their dates and licences, the date of the calculations, fictional or not, the portal's licence and the
-  citation; the data sheet comes next, and a third, ``dicionario``, describes every column (name, title,
-  type, description, rules, codes);
+  citation; a third, ``dicionario``, describes every column (name, title, type, description, rules, codes);
 - the document properties say the same: title, subject (the package), creator (the portal), description,
   keywords and language, and custom properties (Cobertura, Fontes, Data de referência, Dados fictícios,
   Licença, Citação...);
@@ -379,17 +379,18 @@ def write_xlsx(df: pd.DataFrame, resource: dict, path: Path, as_of, coded: Coded
     quoted = escape(sheet_name, {'"': "&quot;"})
     last_col = _letters(len(cols) - 1)
     core, custom = document_properties(resource, record, as_of)
-    # a table no source covers opens on Leia-me, which says so; any other on its data
-    active = 0 if not record.covered(resource["name"]) else 1
+    # the data first (pandas, LibreOffice and DuckDB read the first sheet), the notes beside it; a table no
+    # source covers opens on Leia-me, which says so, any other on its data
+    active = 1 if not record.covered(resource["name"]) else 0
     workbook = (
         '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
         '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
         'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
         f'<bookViews><workbookView activeTab="{active}"/></bookViews>'
-        f'<sheets><sheet name="{README_SHEET}" sheetId="3" r:id="rId4"/>'
-        f'<sheet name="{quoted}" sheetId="1" r:id="rId1"/>'
+        f'<sheets><sheet name="{quoted}" sheetId="1" r:id="rId1"/>'
+        f'<sheet name="{README_SHEET}" sheetId="3" r:id="rId4"/>'
         f'<sheet name="{DICTIONARY_SHEET}" sheetId="2" r:id="rId3"/></sheets>'
-        '<definedNames><definedName name="_xlnm._FilterDatabase" localSheetId="1" hidden="1">'
+        '<definedNames><definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">'
         f"{escape(_sheet_ref(sheet_name))}!$A$1:${last_col}${len(df) + 1}</definedName>"
         f'<definedName name="_xlnm._FilterDatabase" localSheetId="2" hidden="1">'
         f"{DICTIONARY_SHEET}!$A$1:$F${len(resource['schema']['fields']) + 1}</definedName>"
@@ -418,10 +419,10 @@ def write_xlsx(df: pd.DataFrame, resource: dict, path: Path, as_of, coded: Coded
                            ("docProps/app.xml", _APP), ("docProps/core.xml", core), ("docProps/custom.xml", custom),
                            ("xl/workbook.xml", workbook), ("xl/_rels/workbook.xml.rels", _WORKBOOK_RELS),
                            ("xl/styles.xml", _STYLES),
-                           ("xl/worksheets/sheet3.xml", readme_sheet(resource, record, active == 0))):
+                           ("xl/worksheets/sheet3.xml", readme_sheet(resource, record, active == 1))):
             write_member(z, member(name), text)
         with open_member(z, member("xl/worksheets/sheet1.xml"), force_zip64=True) as fh:
-            head, tail = _sheet(f"A1:{last_col}{len(df) + 1}", widths, len(cols), len(df) + 1, active == 1)
+            head, tail = _sheet(f"A1:{last_col}{len(df) + 1}", widths, len(cols), len(df) + 1, active == 0)
             fh.write((head + "<row>" + "".join(_text(h, _HEADER) for _, _, h, _ in cols) + "</row>").encode("utf-8"))
             for start, stop in coded.spans():
                 fh.write("".join("<row>" + "".join(cells) + "</row>" for cells in coded.rows(forms, start, stop))
