@@ -27,3 +27,12 @@ def test_tickets_after_the_stretch_was_paralysed_are_said_to_contradict_it(tmp_p
     text = page_text(pair / "index.html")
     assert "Publicações que se contradizem: " + answer["contradicao"] in text
     assert "ao lado das tarifas máximas" not in text  # no source of this build has fares
+
+
+def test_each_table_page_says_how_to_open_the_csv_in_a_spreadsheet(sample_site):
+    """The CSV is UTF-8 without a BOM: opened by a double click, Excel and LibreOffice garble its accents and
+    drop the leading zeros of CNPJs. Each table's page says which file to open and how (issue 35)."""
+    page = page_text(sample_site / "dados" / "transportadoras" / "index.html")
+    assert "Numa planilha, abra o XLSX" in page and "os dados estão na primeira aba" in page
+    assert "Dados > De Texto/CSV" in page and "65001: Unicode (UTF-8)" in page
+    assert "perde os acentos e os zeros à esquerda" in page
