@@ -591,7 +591,7 @@ def test_printing_the_busiest_real_line_cuts_no_column(browser, real_url):
 
 PAGE_TYPES = ["/", "/cidades/", "/cidades/df/brasilia/", "/cidades/df/brasilia/para/go-caldas-novas/", "/linhas/", "/linhas/uf/df/", "/linhas/12-0140-00/",
               "/transportadoras/", "/transportadoras/11222333000181/", "/outorgas/", "/outorgas/out-1/",
-              "/caducidades/", "/achados/", "/direitos/", "/direitos/cartaz/", "/decreto/", "/dados/",
+              "/caducidades/", "/caducidades/portaria-dtr-no-45-2020/", "/achados/", "/direitos/", "/direitos/cartaz/", "/decreto/", "/dados/",
               "/dados/qualidade/", "/verificar/", "/busca/", "/404.html", "/linhas/uf/df/", "/dados/outorgas/",
               "/dados/mudancas/"]
 

@@ -50,10 +50,10 @@ def fare_history_svg(fares: list[dict], as_of: date, label) -> Markup | None:
              f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{HEIGHT - BOTTOM}" stroke="#3d4247"/>']
     for k in range(5):
         v = top * k / 4
-        parts.append(f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="11" fill="#1b1b1b">'
+        parts.append(f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="13" fill="#1b1b1b">'
                      f'{_reais(v)}</text>')
     for d, anchor in ((start, "start"), (end, "end")):
-        parts.append(f'<text x="{x(d):.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="{anchor}" font-size="11" '
+        parts.append(f'<text x="{x(d):.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="{anchor}" font-size="13" '
                      f'fill="#1b1b1b">{month(d.isoformat())}</text>')
     legend = []
     for n, key in enumerate(drawn):
@@ -98,7 +98,7 @@ def tickets_svg(months: list[dict]) -> Markup | None:
              f'<line x1="{LEFT}" y1="{HEIGHT - BOTTOM}" x2="{WIDTH - RIGHT}" y2="{HEIGHT - BOTTOM}" stroke="#3d4247"/>']
     for k in range(5):
         v = top * k / 4
-        parts.append(f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="11" fill="#1b1b1b">'
+        parts.append(f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="13" fill="#1b1b1b">'
                      f'{v:,.0f}</text>'.replace(",", "."))
     for n, m in enumerate(months):
         x = LEFT + n * width + width * 0.15
@@ -110,7 +110,7 @@ def tickets_svg(months: list[dict]) -> Markup | None:
                          f'height="{paid_top - all_top:.1f}" fill="{COLOURS[2]}"/>')
     for m, anchor in ((months[0], "start"), (months[-1], "end")):
         x = LEFT if anchor == "start" else WIDTH - RIGHT
-        parts.append(f'<text x="{x}" y="{HEIGHT - BOTTOM + 16}" text-anchor="{anchor}" font-size="11" '
+        parts.append(f'<text x="{x}" y="{HEIGHT - BOTTOM + 16}" text-anchor="{anchor}" font-size="13" '
                      f'fill="#1b1b1b">{month(m["mes"])}</text>')
     parts.append("</svg>")
     legend = "".join(f'<li><span class="cor" style="background:{c}"></span>{t}</li>'
