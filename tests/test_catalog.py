@@ -485,3 +485,18 @@ def test_other_settings_of_the_catalogues_are_checked():
     with pytest.raises(SettingsError, match="VCGE"):
         Settings(vcge_theme="transporte")
     assert Settings(contact_email=" Dados@ANTT.gov.br ").contact_email == "Dados@ANTT.gov.br"
+
+
+@pytest.mark.slow
+def test_a_table_no_source_supplies_takes_no_sources_date_nor_publisher(real_only_site):
+    """ANTT's 2021 timetable supplies lines, timetables and carriers; the outorgas and the sections it does not.
+    Those tables are empty: their catalogue entries are dated by the release that published them and
+    published by the portal, never 'issued 1993-10-08 by ANTT' (issue 35)."""
+    data = json.loads((real_only_site / "data.json").read_text(encoding="utf-8"))
+    by_table = {d["identifier"].rstrip("/").rsplit("/", 1)[-1]: d for d in data["dataset"]}
+    for table in ("outorgas", "secoes", "tarifas", "bilhetes"):
+        entry = by_table[table]
+        assert (entry["issued"], entry["modified"]) == ("2026-11-29", "2026-11-29"), table
+        assert entry["publisher"]["name"] == "Portal do transporte rodoviário interestadual de passageiros", table
+    assert by_table["linhas"]["issued"] == "2021" and by_table["linhas"]["publisher"]["name"].startswith("ANTT")
+    assert by_table["achados"]["publisher"]["name"].startswith("Portal do transporte")

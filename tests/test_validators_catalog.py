@@ -247,7 +247,12 @@ def test_the_fixture_build_as_deployed_passes_every_validator(deployed_fixture):
 def test_the_sample_build_as_deployed_passes_every_validator(deployed_sample):
     _check_deployed(deployed_sample)
     data = json.loads((deployed_sample / "data.json").read_text(encoding="utf-8"))
-    assert {d["publisher"]["name"] for d in data["dataset"]} == {"Projeto do portal (dados fictícios, para demonstração)"}
+    # the sources' tables by their publisher, the tables the portal computes (achados...) by the portal
+    assert {d["publisher"]["name"] for d in data["dataset"]} == {
+        "Projeto do portal (dados fictícios, para demonstração)",
+        "Portal do transporte rodoviário interestadual de passageiros (dados fictícios, para demonstração)"}
+    made = {d["identifier"].rsplit("/", 2)[-2] for d in data["dataset"] if d["publisher"]["name"].startswith("Portal")}
+    assert made == {"achados", "inconsistencias", "municipios", "rejeitados"}
     assert {(d["issued"], d["modified"]) for d in data["dataset"]} == {("2026-11-29", "2026-11-29")}  # the sample's
 
 

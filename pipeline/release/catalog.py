@@ -49,7 +49,9 @@ Who publishes what, and of when (facts of the sources, never the build's clock):
 - ``dct:issued`` and ``dct:modified`` of a dataset are the oldest and the newest ``date`` of its sources
   (the data's dates: ``AAAA``, ``AAAA-MM`` or ``AAAA-MM-DD``, typed ``xsd:gYear``, ``xsd:gYearMonth`` or
   ``xsd:date``): they move when a source brings new data, not when ``--as-of`` moves. Where no source
-  declares a date, they come from the kept releases: issued is the first release that published the table,
+  declares a date, and for a table the portal makes (one no source supplies, empty, or one it computes:
+  achados, inconsistências, municípios, rejeitados, published by the portal, not by a source's body), they
+  come from the kept releases: issued is the first release that published the table,
   modified the first of the latest run of releases whose CSV has the table's present SHA-256 (this release's
   date when none had it). A kept release is issued and modified on its own date, and never changes.
 - ``as_of`` dates what the release itself is: the package's ``dcat:version``, the catalogue's
@@ -76,8 +78,8 @@ from ..contract.identifiers import slugify
 from ..contract.settings import EU_FREQUENCY, FREQUENCIES, VCGE_ROAD_TRANSPORT, VCGE_SCHEME, check_email, release_page
 from ..contract.spelling import number
 from ..publish.datapackage import FICTIONAL_LABEL
+from ..publish.provenance import MADE, NOT_COVERED, Provenance
 from ..publish.provenance import NOT_COVERED_SENTENCE as DESCRIBED_NOT_COVERED
-from ..publish.provenance import Provenance
 
 PORTAL_NAME = "Portal do transporte rodoviário interestadual de passageiros"
 LANGUAGE = "pt-BR"
@@ -438,9 +440,37 @@ def _all_sources(descriptor: Mapping) -> list[Mapping]:
     return [s for s in descriptor.get("sources", []) if isinstance(s, Mapping)]
 
 
+def _situation(descriptor: Mapping, table: str | None) -> str | None:
+    """A table's coverage as its ``x-cobertura`` states it (provenance's NOT_COVERED, MADE, ...), None when unsaid."""
+    entry = _tables(descriptor).get(table, {}).get("x-cobertura") if table is not None else None
+    return entry.get("situacao") if isinstance(entry, Mapping) else None
+
+
+def _uncovered(descriptor: Mapping, table: str | None) -> bool:
+    """The table is one no source of the release supplies: empty, and dated, published and described by no
+    source's facts."""
+    return _situation(descriptor, table) == NOT_COVERED
+
+
+def _by_the_portal(descriptor: Mapping, table: str | None) -> bool:
+    """The portal, not a source, makes the table: one no source supplies (empty), or one it computes from
+    them (findings, inconsistencies, places, rejected rows): it publishes it, dated by its releases."""
+    return _situation(descriptor, table) in (NOT_COVERED, MADE)
+
+
+def _dataset_publisher(descriptor: Mapping, sources: Sequence[Mapping], table: str | None) -> str | None:
+    """Who publishes a dataset: its sources' body; the portal for a table the portal makes."""
+    if _by_the_portal(descriptor, table):
+        return _publisher_name({"publisher": PORTAL_NAME, "fictional": _fictional(descriptor)})
+    return _publisher(sources)
+
+
 def _sources(descriptor: Mapping, facts: Facts, table: str | None) -> list[Mapping]:
-    """The sources behind a dataset: those that supply the table; the whole package's for the package, a
-    table the portal computes (findings, inconsistencies...) and a table no source supplies."""
+    """The sources behind a dataset: those that supply the table; the whole package's for the package and a
+    table the portal computes (findings, inconsistencies...); none for a table no source supplies, whose dates
+    are then the releases' (``_dates``) and whose publisher is the portal."""
+    if _uncovered(descriptor, table):
+        return []
     everything = _all_sources(descriptor)
     names = None
     if table is not None:
@@ -515,6 +545,8 @@ def _released(descriptor: Mapping, as_of: date, facts: Facts, table: str | None)
 def _dates(descriptor: Mapping, as_of: date, facts: Facts, table: str | None) -> tuple[str, str]:
     """(issued, modified) of a dataset: the oldest and the newest date of its sources (the data's dates);
     where a source declares no date, what the kept releases say of the table counts with them."""
+    if _by_the_portal(descriptor, table):  # its dates are the releases' that published it, not the sources'
+        return _released(descriptor, as_of, facts, table)
     sources = _sources(descriptor, facts, table)
     days = _source_dates(sources)
     if days and len(days) == len(sources):
@@ -853,7 +885,7 @@ def _dcat_dataset(descriptor: Mapping, resource: Mapping | None, files: Sequence
         "dct:identifier": page,
         "dct:title": _text(_title(descriptor, resource)),
         "dct:description": _text(description),
-        **_dcat_common(descriptor, resource, graph, _publisher(sources)),
+        **_dcat_common(descriptor, resource, graph, _dataset_publisher(descriptor, sources, name)),
         "dcat:landingPage": {"@id": page, "@type": "foaf:Document"},
         "dct:issued": _when(issued),
         "dct:modified": _when(modified),
@@ -1050,7 +1082,8 @@ def data_json(descriptor: Mapping, files: Sequence[Mapping], site_url: str, as_o
             "issued": issued,
             "modified": modified,
             "accrualPeriodicity": FREQUENCIES[facts.frequency][1],
-            "publisher": {"@type": "org:Organization", "name": _publisher(sources) or UNDECLARED_PUBLISHER},
+            "publisher": {"@type": "org:Organization",
+                          "name": _dataset_publisher(descriptor, sources, name) or UNDECLARED_PUBLISHER},
             "contactPoint": dict(contact_point),
             "identifier": page,
             "accessLevel": "public",
@@ -1105,7 +1138,7 @@ def _org_dataset(descriptor: Mapping, resource: Mapping | None, files: Sequence[
     name = None if resource is None else resource["name"]
     own = [f for f in files if f.get("tabela") == name]
     page = iris.data_page() if resource is None else iris.table_page(name)
-    publisher = _publisher(_sources(descriptor, facts, name))
+    publisher = _dataset_publisher(descriptor, _sources(descriptor, facts, name), name)
     body = {"@type": "Organization", "name": publisher or UNDECLARED_PUBLISHER}
     if publisher:
         body["@id"] = iris.publisher(publisher)
