@@ -500,3 +500,12 @@ def test_a_table_no_source_supplies_takes_no_sources_date_nor_publisher(real_onl
         assert entry["publisher"]["name"] == "Portal do transporte rodoviário interestadual de passageiros", table
     assert by_table["linhas"]["issued"] == "2021" and by_table["linhas"]["publisher"]["name"].startswith("ANTT")
     assert by_table["achados"]["publisher"]["name"].startswith("Portal do transporte")
+
+
+@pytest.mark.slow
+def test_keywords_name_only_what_the_sources_cover(real_only_site):
+    """The real timetable has no outorga nor fare, and no record of the decree's regime: no keyword says so."""
+    package = json.loads((real_only_site / "dados" / "datapackage.json").read_text(encoding="utf-8"))
+    assert package["keywords"] == ["transporte rodoviário", "ônibus"]
+    catalogue = json.loads((real_only_site / "data.json").read_text(encoding="utf-8"))
+    assert not any(w in {"outorgas", "tarifas", "Decreto 952/1993"} for d in catalogue["dataset"] for w in d["keyword"])

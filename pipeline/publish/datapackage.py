@@ -12,6 +12,7 @@ from pathlib import Path
 from ..contract.clock import DATETIME_SENTENCE, ZONE_NAME
 from ..contract.schema import Schema
 from ..contract.settings import release_page
+from ..read.provenance import DECREE_REGIME, REGIME_KEY, regimes_of
 from .provenance import (
     AS_OF_MEANING,
     COVERED,
@@ -145,7 +146,7 @@ def published_descriptor(schema: Schema, as_of: date, sources: list[dict] | None
         "description": description,
         "version": as_of.isoformat(),
         **({"x-versao": version} if version else {}),
-        "keywords": ["transporte rodoviário", "ônibus", "Decreto 952/1993", "outorgas", "tarifas"],
+        "keywords": _keywords(src, coverage, sources or []),
         "licenses": [LICENSE],
         "sources": copy.deepcopy(sources or []),
         "x-ficticio": fictional,
@@ -154,6 +155,21 @@ def published_descriptor(schema: Schema, as_of: date, sources: list[dict] | None
         "x-citacao": citation(mark + src["title"], as_of, site_url, sources or [], version, versions_url),
         "resources": resources,
     }
+
+
+def _keywords(src: dict, coverage: dict[str, list[str]] | None, sources: list[dict]) -> list[str]:
+    """What the package is about, for harvesters: the service, and of the tables only those a source covers
+    (outorgas and tarifas only when a source has them; the decree only when a covered table's records are of
+    its regime: pipeline/read/provenance.py); without coverage (a descriptor made apart), all of them."""
+    words = ["transporte rodoviário", "ônibus"]
+    if coverage is None:
+        return words + ["Decreto 952/1993", "outorgas", "tarifas"]
+    regime = {s.get("name"): s.get(REGIME_KEY, "") for s in sources}
+    covered = {r["name"]: r for r in src["resources"] if coverage.get(r["name"])}
+    if any(DECREE_REGIME in regimes_of(r.get(REGIME_KEY, ""), [regime.get(i, "") for i in coverage[name]])
+           for name, r in covered.items()):
+        words.append("Decreto 952/1993")
+    return words + [name for name in ("outorgas", "tarifas") if name in covered]
 
 
 def _published_datetime(description: str) -> str:
