@@ -115,3 +115,20 @@ def test_pagefind_is_given_the_body_less_the_ignored_tables_that_hold_no_filter(
     assert '<span data-pagefind-filter="uf">GO</span>' in read and "kept" in read and "Tarifa" in read
     assert pagefind_text("<html><body><main>no body element</main></body></html>") == \
         "<html><body><main>no body element</main></body></html>"
+
+
+def test_a_cnpj_whose_leading_zeros_a_spreadsheet_dropped_is_found():
+    """04192453000118 pasted from a spreadsheet that read it as a number is 4192453000118 (issue 35): the
+    identifier lookup of the pages and of the command line (site/identifiers.py shards) finds it too."""
+    from types import SimpleNamespace
+
+    from pipeline.site.identifiers import shards
+
+    carriers = [{"cnpj": "00418127000138", "url": "/transportadoras/00418127000138/", "razao_social": "A"},
+                {"cnpj": "11222333000181", "url": "/transportadoras/11222333000181/", "razao_social": "B"}]
+    data = SimpleNamespace(records={"cidade": [], "linha": [], "transportadora": carriers, "outorga": [],
+                                    "caducidade": []})
+    found = {k: v for shard in shards(data).values() for k, v in shard.items()}
+    for typed in ("00418127000138", "0418127000138", "418127000138"):
+        assert found[typed] == ["/transportadoras/00418127000138/", "A", "Transportadora"], typed
+    assert "1222333000181" not in found  # a CNPJ without a leading zero gets no shorter key

@@ -25,4 +25,12 @@ def shards(data) -> dict[str, dict[str, list[str]]]:
         k = key(ident)
         if len(k) >= 2:
             out.setdefault(k[:2], {}).setdefault(k, [url, label, kind])
+    # a CNPJ whose leading zeros a spreadsheet dropped (04192453000118 read as the number 4192453000118):
+    # found too, down to 11 digits, where no record has that key itself
+    for ident, url, label, kind in entries:
+        k = key(ident)
+        if len(k) == 14 and k.isdigit():
+            for cut in range(1, 4):  # 13, 12 and 11 digits
+                if k[:cut] == "0" * cut:
+                    out.setdefault(k[cut:cut + 2], {}).setdefault(k[cut:], [url, label, kind])
     return out
