@@ -350,3 +350,16 @@ def test_real_export_weekly_departures_of_every_pair_equal_the_csv(real_only_sit
     assert len(pairs) == len(built) == 3_190  # 3,192 less the test company's pair, both ways
     assert {k: (expected.get(k, 0), built.get(k)) for k in pairs if expected.get(k, 0) != built.get(k)} == {}
     assert expected[("df/brasilia", "go/trindade")] == 3 and expected[("rj/sapucaia", "mg/alem-paraiba")] == 196
+
+
+@pytest.mark.slow
+def test_real_export_a_return_answer_names_the_line_in_the_direction_travelled(real_only_site):
+    """Uberlândia → Caldas Novas is the return of lines CALDAS NOVAS (GO) → UBERLANDIA (MG): the answer
+    names them in the direction the passenger travels, and says it is the line's return (issue 35)."""
+    answer = _real(real_only_site, "mg/uberlandia/para/go-caldas-novas")
+    assert {x["ligacao"] for x in answer["linhas"]} == {"UBERLANDIA (MG) → CALDAS NOVAS (GO) (volta da linha)"}
+    page = page_text(real_only_site / "cidades" / "mg" / "uberlandia" / "para" / "go-caldas-novas" / "index.html")
+    assert "UBERLANDIA (MG) → CALDAS NOVAS (GO) (volta da linha)" in page
+    assert "CALDAS NOVAS (GO) → UBERLANDIA (MG)" not in page
+    there = _real(real_only_site, "go/caldas-novas/para/mg-uberlandia")
+    assert "CALDAS NOVAS (GO) → UBERLANDIA (MG)" in {x["ligacao"] for x in there["linhas"]}

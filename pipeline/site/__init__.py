@@ -27,6 +27,7 @@ from ..publish.provenance import Provenance
 from ..publish.snippets import snippets
 from ..tools import parallel
 from . import charts, datafiles, feeds, identifiers, names, notices, timetable, urls, verification
+from .cities import ligacao
 from .context import SiteData
 from .filters import FILTERS
 from .indexes import LINE_FIELDS, kind_index
@@ -89,6 +90,8 @@ def template_globals(data: SiteData) -> dict:
         "url_do_registro": lambda table, key: urls.url(kinds.KIND_OF_TABLE[table], slug=slugify(key))
         if table in kinds.KIND_OF_TABLE else None,
         "url_par": urls.pair,
+        # a line's terminals in the direction travelled (pipeline/site/cities.py), as the pair's JSON says them
+        "ligacao": ligacao,
         "url_tabela": lambda name: urls.url("tabela", slug=name),  # table names are already safe slugs
         "alternativos": alternates,
         # each table's download formats (pipeline/publish): no workbook for a table longer than a sheet

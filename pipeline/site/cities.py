@@ -51,9 +51,12 @@ def collation_key(text: str):
     return _collator().sort_key(text or "")
 
 
-def ligacao(line: dict) -> str:
-    """``SAO PAULO (SP) → RIO DE JANEIRO (RJ)``: a line's terminals, as the JSON files give them."""
-    return f"{line['origem_municipio']} ({line['origem_uf']}) → {line['destino_municipio']} ({line['destino_uf']})"
+def ligacao(line: dict, sentido: str | None = None) -> str:
+    """``SAO PAULO (SP) → RIO DE JANEIRO (RJ)``: a line's terminals, as the JSON files give them; in the
+    direction the passenger travels when it is the line's return (``sentido`` "volta"), said so."""
+    there = f"{line['origem_municipio']} ({line['origem_uf']})"
+    back = f"{line['destino_municipio']} ({line['destino_uf']})"
+    return f"{back} → {there} (volta da linha)" if sentido == "volta" else f"{there} → {back}"
 
 
 def _place_record(place: Place) -> Record:
@@ -426,7 +429,7 @@ def answers_json(rec: Record, label) -> dict[str, dict]:
         "partidas_sem_horario": r["partidas_sem_horario"],
         "linhas": [
             {"prefixo": i["linha"]["prefixo"], "url": i["linha"]["url"],
-             "ligacao": ligacao(i["linha"]),
+             "ligacao": ligacao(i["linha"], i["sentido"]),
              "por_secao": i["por_secao"], "por_paradas": i["por_paradas"],
              "notas": i["notas"],  # a terminal the source names apart, filed under a municipality
              "partidas_semana": i["partidas_semana"],
