@@ -363,3 +363,26 @@ def test_real_export_a_return_answer_names_the_line_in_the_direction_travelled(r
     assert "CALDAS NOVAS (GO) → UBERLANDIA (MG)" not in page
     there = _real(real_only_site, "go/caldas-novas/para/mg-uberlandia")
     assert "CALDAS NOVAS (GO) → UBERLANDIA (MG)" in {x["ligacao"] for x in there["linhas"]}
+
+
+def test_a_seasonal_pair_says_in_which_months_its_weekly_departures_run():
+    from pipeline.site.cities import season
+
+    def departure(meses):
+        return {"meses": meses}
+
+    assert season([departure(["janeiro", "dezembro"]), departure(["janeiro", "dezembro"])]) == "só em janeiro e dezembro"
+    assert season([departure(["janeiro"])]) == "só em janeiro"
+    assert season([departure(None), departure(["julho"])]) == "algumas só em certos meses"
+    assert season([departure(None)]) is None and season([]) is None
+
+
+@pytest.mark.slow
+def test_real_export_a_seasonal_pair_says_so_beside_its_weekly_count(real_only_site):
+    """Ponta Grossa → Florianópolis: one departure a week, in January only (issue 35: the headline said the
+    weekly count alone)."""
+    answer = _real(real_only_site, "pr/ponta-grossa/para/sc-florianopolis")
+    assert answer["partidas_semana"] == 1 and answer["epoca"] == "só em janeiro"
+    text = page_text(real_only_site / "cidades" / "pr" / "ponta-grossa" / "para" / "sc-florianopolis" / "index.html")
+    assert "1 partida por semana a partir de Ponta Grossa (só em janeiro)" in text
+    assert "1 por semana (só em janeiro)" in text  # the departures' caption

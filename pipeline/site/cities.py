@@ -228,6 +228,19 @@ def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None 
     return sorted(cities.values(), key=lambda c: (collation_key(c["nome"]), c["uf"]))
 
 
+def season(departures: list[Record]) -> str | None:
+    """What the weekly count of a pair's departures leaves unsaid when they do not all run all year: "só em
+    janeiro e dezembro" when every departure runs in the same months only; "algumas só em certos meses"
+    when some do; None when every one runs all year (or there is none)."""
+    months = {None if d["meses"] is None else tuple(d["meses"]) for d in departures}
+    if not departures or months == {None}:
+        return None
+    if len(months) == 1:
+        [only] = months
+        return "só em " + (only[0] if len(only) == 1 else ", ".join(only[:-1]) + " e " + only[-1])
+    return "algumas só em certos meses"
+
+
 def contradiction(answer: Record, timetabled: bool = True) -> str | None:
     """What a pair's answer says when the tickets sold contradict the other publications (the regulator's
     publications read together, not a rule of the decree): tickets for travel in months after the stretch was
@@ -324,6 +337,7 @@ def _answer(here: Place, answer: Record, weekdays: list[str], timetables: _Timet
                             tarifas=sorted(fares, key=lambda f: (f["categoria"], f["origem"]))))
     paralisadas = [Record(linha=line, desde=since) for _, (line, since) in sorted(stopped.items())]
     return Record(outra=answer["outra"], linhas=items, partidas=sorted(departures, key=_departure_order),
+                  epoca=season(departures),
                   paralisadas=paralisadas, volta=answer["volta"],
                   partidas_semana=sum(i["partidas_semana"] or 0 for i in items),
                   partidas_sem_horario=sum(i["partidas_sem_horario"] for i in items),
@@ -425,6 +439,7 @@ def answers_json(rec: Record, label) -> dict[str, dict]:
         "de": _place_json(rec),
         "para": _place_json(r["outra"]),
         "partidas_semana": r["partidas_semana"],
+        "epoca": r["epoca"],  # the months the weekly departures run in, when not all year (season)
         # weekly departures of lines whose times are the export's placeholder (pipeline/site/placeholders.py)
         "partidas_sem_horario": r["partidas_sem_horario"],
         "linhas": [

@@ -62,7 +62,7 @@
   // one row per line and time (pipeline/site/cities.py), filtered by theme/static/js/partidas.js
   function departures(de, r) {
     var caption = "Partidas de " + de.nome + " para " + r.para.nome + ": " + number(r.partidas_semana) + " por semana" +
-      (r.partidas_sem_horario ? ", mais " + number(r.partidas_sem_horario) + " sem horário informado pela fonte, não contadas" : "") +
+      (r.epoca ? " (" + r.epoca + ")" : "") + (r.partidas_sem_horario ? ", mais " + number(r.partidas_sem_horario) + " sem horário informado pela fonte, não contadas" : "") +
       "; uma por linha e horário";
     return table(caption, ["Horário", "Linha", "Transportadora", "Classe", "Dias", "Meses"],
       r.partidas.map(function (p) {
@@ -95,7 +95,7 @@
     }
     out.appendChild(el("p", r.linhas.length + (r.linhas.length === 1 ? " linha" : " linhas") +
       (r.partidas_semana ? ", " + number(r.partidas_semana) + (r.partidas_semana === 1 ? " partida" : " partidas") +
-        " por semana a partir de " + de.nome : "") +
+        " por semana a partir de " + de.nome + (r.epoca ? " (" + r.epoca + ")" : "") : "") +
       (r.partidas_sem_horario ? "; " + number(r.partidas_sem_horario) + (r.partidas_sem_horario === 1 ? " partida" : " partidas") +
         " por semana de linhas sem horário informado pela fonte (00:00 na exportação), não contadas" : "") + "."));
     out.appendChild(el("p", r.frase_fonte, { "class": "fonte" }));  // cities.py sources_sentence(), as the page
