@@ -35,6 +35,11 @@ class RecordKind:
     shown_elsewhere: tuple[str, ...] = ()
 
     @property
+    def uf_pattern(self) -> str:
+        """Where its index by UF puts each UF's page (``index_by`` "uf"), from the UF's slug: "linhas/uf/{slug}/"."""
+        return f"{self.index}/uf/{{slug}}/"
+
+    @property
     def glob(self) -> str | None:
         """The files of its pages, for Pagefind, when the browser search indexes them."""
         if not self.browser_search:

@@ -66,6 +66,14 @@ def month(value: str) -> str:
     return f"{value[5:7]}/{value[:4]}" if value and len(value) >= 7 else EMPTY
 
 
+def join(items, conjunction: str = "e") -> str:
+    """``["a", "b", "c"]`` -> "a, b e c" (pt-BR: no comma before the last one); "" for none."""
+    items = [i for i in items if i]
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
+
+
 def examples() -> list[dict]:
     """The worked examples both sides are tested with: ``{"funcao", "valor", "casas"?, "texto"}``."""
     return json.loads(EXAMPLES.read_text(encoding="utf-8"))

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ..contract.identifiers import mask_cpf, slugify
 from ..contract.settings import SettingsError
+from ..contract.spelling import join
 
 UNDECLARED = "fonte não declarada"
 REPORT_NAME = "ingest-report.json"  # an ingested folder's report (pipeline/adapters writes it), published beside it
@@ -63,8 +64,7 @@ class Source:
         if not self.lacunas:
             return ""
         months = [period_br(m) for m in self.lacunas]
-        listed = months[0] if len(months) == 1 else ", ".join(months[:-1]) + " e " + months[-1]
-        return f"{'falta o mês' if len(months) == 1 else 'faltam os meses'} {listed} no catálogo da fonte"
+        return f"{'falta o mês' if len(months) == 1 else 'faltam os meses'} {join(months)} no catálogo da fonte"
 
     @property
     def desatualizada(self) -> str:
@@ -131,10 +131,6 @@ def regimes_of(table_regime: str, source_regimes) -> set[str]:
     return {r for r in source_regimes if r in REGIMES}
 
 
-def _names(labels: list[str]) -> str:
-    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " e " + labels[-1]
-
-
 def regime_sentence(regimes: dict[str, set[str]], labels: dict[str, str]) -> str:
     """What a page or a file says of the regime of its records, ``regimes`` being each covered table's
     (:func:`regimes_of`) and ``labels`` how a sentence names a table ("tarifas máximas"): the records of
@@ -145,15 +141,15 @@ def regime_sentence(regimes: dict[str, set[str]], labels: dict[str, str]) -> str
     later = [labels[t] for t, r in regimes.items() if LATER_REGIME in r]
     whole = not any(not r for r in regimes.values())
     if decree and later:
-        return (f"Os registros de {_names(decree)} seguem o regime descrito pelo Decreto nº 952/1993, revogado pelo "
-                f"Decreto nº 2.521/1998, e o portal não apresenta o decreto como lei em vigor; os de {_names(later)} "
+        return (f"Os registros de {join(decree)} seguem o regime descrito pelo Decreto nº 952/1993, revogado pelo "
+                f"Decreto nº 2.521/1998, e o portal não apresenta o decreto como lei em vigor; os de {join(later)} "
                 "são do regime que o substituiu, ao qual nenhuma regra do decreto se aplica.")
     if decree:
-        which = "Os registros" if whole else f"Os registros de {_names(decree)}"
+        which = "Os registros" if whole else f"Os registros de {join(decree)}"
         return (f"{which} seguem o regime descrito pelo Decreto nº 952/1993, revogado pelo Decreto nº 2.521/1998: "
                 "o portal os publica e não apresenta o decreto como lei em vigor.")
     if later:
-        which = "Os registros" if whole else f"Os registros de {_names(later)}"
+        which = "Os registros" if whole else f"Os registros de {join(later)}"
         return (f"{which} são do regime que substituiu o Decreto nº 952/1993 (revogado pelo Decreto nº 2.521/1998): "
                 "nenhuma regra do decreto se aplica a eles.")
     return ""

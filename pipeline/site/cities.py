@@ -16,10 +16,10 @@ export gives as a placeholder (pipeline/site/placeholders.py) are shown as such 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
 from functools import cache, lru_cache
 
 from ..adapters.common import TEST_COMPANY_NOTE
+from ..legal.dates import add_months
 from ..places import BY_ALIAS, Place, aliases, fold_name, resolve
 from . import urls
 from .coverage import PHRASES, Coverage, join
@@ -237,7 +237,7 @@ def season(departures: list[Record]) -> str | None:
         return None
     if len(months) == 1:
         [only] = months
-        return "só em " + (only[0] if len(only) == 1 else ", ".join(only[:-1]) + " e " + only[-1])
+        return "só em " + join(only)
     return "algumas só em certos meses"
 
 
@@ -254,7 +254,7 @@ def contradiction(answer: Record, timetabled: bool = True) -> str | None:
     if stopped and not answer["linhas"]:
         since = max(x["desde"] for x in stopped)
         # the months wholly after it: a ticket of the paralysis's own month may be for a trip before that day
-        first = since if since.day == 1 else date(since.year + since.month // 12, since.month % 12 + 1, 1)
+        first = since if since.day == 1 else add_months(since.replace(day=1), 1)
         after = [m for m in tickets if m["mes"] >= first.isoformat()[:7]]
         if not after:
             return None

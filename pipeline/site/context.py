@@ -299,12 +299,12 @@ class SiteData:
         findings = self._arrange_findings(carriers, lines, outorgas, caducidades, promos)
         self.carriers_by_cnpj = carriers  # a line's infractions may name a carrier that no longer operates it
         made = {"transportadora": carriers, "linha": lines, "outorga": outorgas, "caducidade": caducidades}
-        self.records = {name: _in_order(BY_NAME[name], made[name].values()) for name in made}
+        records = {name: _in_order(BY_NAME[name], made[name].values()) for name in made}
         self.findings = findings
         self._verification_codes({"outorgas": outorgas, "caducidades": caducidades})  # verification.TABLES
-        self.records["cidade"] = arrange_cities(self.records["linha"], self.schema.weekdays,
-                                                tickets_by_pair(self.summary("bilhetes")), self.coverage)
-        self.records = {k.name: self.records[k.name] for k in RECORD_KINDS}  # the declared order of the kinds
+        records["cidade"] = arrange_cities(records["linha"], self.schema.weekdays,
+                                           tickets_by_pair(self.summary("bilhetes")), self.coverage)
+        self.records = {k.name: records[k.name] for k in RECORD_KINDS}  # in the declared order of the kinds
         self._arrange_conflicts({"linhas": lines, "transportadoras": carriers, "outorgas": outorgas,
                                  "caducidades": caducidades})
         counts = {

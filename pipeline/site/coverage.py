@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..contract.spelling import join
 from ..read.provenance import REVOKED, UNDECLARED, Source, regime_phrase, regime_sentence, regimes_of
 
 # table -> (what "none" reads as, in the singular, gendered; what the table holds, in the plural)
@@ -52,14 +53,6 @@ SITE_TABLES = ("linhas", "horarios", "tarifas", "transportadoras", "outorgas", "
                "infracoes", "caducidades")
 # After a title whose subject is a table no source covers (its index, its data dictionary)
 OUTSIDE = "fora das fontes deste site"
-
-
-def join(items, conjunction: str = "e") -> str:
-    """``["a", "b", "c"]`` -> "a, b e c" (pt-BR: no comma before the last one); "" for none."""
-    items = [i for i in items if i]
-    if len(items) < 2:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
 
 
 @dataclass(frozen=True)

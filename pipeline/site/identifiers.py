@@ -19,16 +19,14 @@ def shards(data) -> dict[str, dict[str, list[str]]]:
     """``{first two characters: {key: [url, label, kind]}}`` for the kinds looked up by identifier
     (pipeline/contract/kinds.py ``lookup_label``: lines, carriers, outorgas and caducidades)."""
     out: dict[str, dict[str, list[str]]] = {}
-    entries = [(x[k.key], x["url"], k.lookup_label.format_map(x), k.lookup_type)
+    entries = [(key(x[k.key]), x["url"], k.lookup_label.format_map(x), k.lookup_type)
                for k in kinds.RECORD_KINDS if k.lookup_label for x in data.records[k.name]]
-    for ident, url, label, kind in entries:
-        k = key(ident)
+    for k, url, label, kind in entries:
         if len(k) >= 2:
             out.setdefault(k[:2], {}).setdefault(k, [url, label, kind])
     # a CNPJ whose leading zeros a spreadsheet dropped (04192453000118 read as the number 4192453000118):
     # found too, down to 11 digits, where no record has that key itself
-    for ident, url, label, kind in entries:
-        k = key(ident)
+    for k, url, label, kind in entries:
         if len(k) == 14 and k.isdigit():
             for cut in range(1, 4):  # 13, 12 and 11 digits
                 if k[:cut] == "0" * cut:

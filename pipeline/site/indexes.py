@@ -92,12 +92,11 @@ def kind_index(kind, records: list[dict], by_uf: dict[str, list[dict]] | None = 
     if kind.index_by == "unica":
         return [(base, template, {"tipo": kind})]
     if kind.index_by == "uf":
-        by_uf = by_uf if by_uf is not None else {}
-        each = f"{kind.index}/uf/{{slug}}/"
-        pages = [(base, template, {"tipo": kind, "ufs": [(uf, len(items), "/" + each.format(slug=slugify(uf)))
-                                                         for uf, items in by_uf.items()]})]
-        for uf, items in by_uf.items():
+        places = {uf: kind.uf_pattern.format(slug=slugify(uf)) for uf in (by_uf or {})}
+        pages = [(base, template, {"tipo": kind, "ufs": [(uf, len(items), "/" + places[uf])
+                                                         for uf, items in (by_uf or {}).items()]})]
+        for uf, items in (by_uf or {}).items():
             pages += [(url, f"{kind.index}_uf", {"tipo": kind, "uf": uf, "pagina": page})
-                      for url, page in paged(each.format(slug=slugify(uf)), items)]
+                      for url, page in paged(places[uf], items)]
         return pages
     return [(url, template, {"tipo": kind, "pagina": page}) for url, page in paged(base, records)]

@@ -27,7 +27,8 @@ KINDS: dict[str, Kind] = {
     **{k.name: Kind(k.pattern, glob=k.glob) for k in kinds.RECORD_KINDS},
     # the answer for a pair of places; "para" is the other place's slug with "-" for "/"
     "cidade_para": Kind("cidades/{slug}/para/{para}/"),
-    "linhas_uf": Kind("linhas/uf/{slug}/"),
+    # each UF's page of an index split by UF (a kind's ``index_by`` "uf"): "linhas_uf"
+    **{f"{k.index}_uf": Kind(k.uf_pattern) for k in kinds.RECORD_KINDS if k.index_by == "uf"},
     # each published table's dictionary and downloads; the table's name is the slug
     "tabela": Kind("dados/{slug}/"),
 }
