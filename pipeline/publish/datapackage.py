@@ -12,7 +12,7 @@ from pathlib import Path
 from ..contract.clock import DATETIME_SENTENCE, ZONE_NAME
 from ..contract.schema import Schema
 from ..contract.settings import release_page
-from ..read.provenance import DECREE_REGIME, REGIME_KEY, regimes_of
+from ..read.provenance import DECREE_REGIME, REGIME_KEY, table_regimes
 from .provenance import (
     AS_OF_MEANING,
     COVERED,
@@ -164,12 +164,12 @@ def _keywords(src: dict, coverage: dict[str, list[str]] | None, sources: list[di
     words = ["transporte rodoviário", "ônibus"]
     if coverage is None:
         return words + ["Decreto 952/1993", "outorgas", "tarifas"]
-    regime = {s.get("name"): s.get(REGIME_KEY, "") for s in sources}
-    covered = {r["name"]: r for r in src["resources"] if coverage.get(r["name"])}
-    if any(DECREE_REGIME in regimes_of(r.get(REGIME_KEY, ""), [regime.get(i, "") for i in coverage[name]])
-           for name, r in covered.items()):
+    covered = {r["name"]: coverage.get(r["name"]) or [] for r in src["resources"]}
+    regimes = table_regimes(covered, {r["name"]: r.get(REGIME_KEY, "") for r in src["resources"]},
+                            {s.get("name"): s.get(REGIME_KEY, "") for s in sources})
+    if any(DECREE_REGIME in found for found in regimes.values()):
         words.append("Decreto 952/1993")
-    return words + [name for name in ("outorgas", "tarifas") if name in covered]
+    return words + [name for name in ("outorgas", "tarifas") if covered[name]]
 
 
 def _published_datetime(description: str) -> str:

@@ -28,7 +28,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..read.provenance import REGIME_KEY, REVOKED, regime_sentence, regimes_of
+from ..read.provenance import REGIME_KEY, REVOKED, regime_sentence, table_regimes
 
 PORTAL = "Portal do transporte rodoviário interestadual de passageiros"
 FICTIONAL_LABEL = "Dados fictícios, para demonstração"
@@ -172,16 +172,13 @@ class Provenance:
     def regime_text(self, table: str | None = None) -> str:
         """Which regime the records belong to (pipeline/read/provenance.py ``regime_sentence``): the table's,
         or (no ``table``) every covered table's; the decree's revocation alone when no source says."""
-        regimes, labels = {}, {}
-        for name, t in self.tables.items():
-            c = t["coverage"]
-            if (table is not None and name != table) or c is None or c.situacao != COVERED:
-                continue
-            regimes[name] = regimes_of(t.get("regime", ""),
-                                       [s.get(REGIME_KEY, "") for s in self.sources if s.get("name") in c.fontes])
-            title = t["title"].removeprefix(f"{FICTIONAL_LABEL} — ")
-            labels[name] = title[:1].lower() + title[1:]
-        return regime_sentence(regimes, labels) or REVOKED
+        covered = {name: list(t["coverage"].fontes) for name, t in self.tables.items()
+                   if (table is None or name == table) and t["coverage"] is not None
+                   and t["coverage"].situacao == COVERED}
+        regimes = table_regimes(covered, {name: t.get("regime", "") for name, t in self.tables.items()},
+                                {s.get("name"): s.get(REGIME_KEY, "") for s in self.sources})
+        titles = {name: self.tables[name]["title"].removeprefix(f"{FICTIONAL_LABEL} — ") for name in regimes}
+        return regime_sentence(regimes, {name: t[:1].lower() + t[1:] for name, t in titles.items()}) or REVOKED
 
     def unchecked_text(self, table: str) -> str:
         """For achados and inconsistências: which rules did not run, and why ("" for other tables)."""

@@ -131,6 +131,14 @@ def regimes_of(table_regime: str, source_regimes) -> set[str]:
     return {r for r in source_regimes if r in REGIMES}
 
 
+def table_regimes(sources_of: dict[str, list[str]], table_regime: dict[str, str],
+                  source_regime: dict[str, str]) -> dict[str, set[str]]:
+    """Each table some source supplies (``sources_of``: table -> source ids), with the regimes of its records
+    (:func:`regimes_of`): the schema's ``table_regime``, else the ``source_regime`` of its sources."""
+    return {name: regimes_of(table_regime.get(name, ""), [source_regime.get(i, "") for i in ids])
+            for name, ids in sources_of.items() if ids}
+
+
 def regime_sentence(regimes: dict[str, set[str]], labels: dict[str, str]) -> str:
     """What a page or a file says of the regime of its records, ``regimes`` being each covered table's
     (:func:`regimes_of`) and ``labels`` how a sentence names a table ("tarifas máximas"): the records of

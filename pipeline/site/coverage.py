@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..contract.spelling import join
-from ..read.provenance import REVOKED, UNDECLARED, Source, regime_phrase, regime_sentence, regimes_of
+from ..read.provenance import REVOKED, UNDECLARED, Source, regime_phrase, regime_sentence, table_regimes
 
 # table -> (what "none" reads as, in the singular, gendered; what the table holds, in the plural)
 PHRASES = {
@@ -114,9 +114,8 @@ class Coverage:
     def regimes(self) -> dict[str, set[str]]:
         """Each covered table's regimes (pipeline/read/provenance.py ``regimes_of``): the schema's, else its
         sources' declared ones."""
-        return {name: regimes_of(self.table_regimes.get(name, ""), [self.sources[i].regime for i in ids
-                                                                     if i in self.sources])
-                for name, ids in self.tables.items() if ids and name in NOUNS}
+        return table_regimes({name: ids for name, ids in self.tables.items() if name in NOUNS}, self.table_regimes,
+                             {i: s.regime for i, s in self.sources.items()})
 
     def regime_text(self) -> str:
         """What every page says of the regime of its records, per table where they differ, and of the
