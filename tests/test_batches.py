@@ -217,3 +217,59 @@ def test_a_kept_version_is_never_replaced_by_a_second_build_of_its_date(sample_c
     (new,) = set(names) - {name}
     assert (other / "dados" / "versoes" / new / "bilhetes.csv").read_bytes() == (other / "dados" / "bilhetes.csv").read_bytes()
     assert "não foi guardada" not in page_text(other / "dados" / "index.html")
+
+
+def _hostile_tickets(path: Path) -> None:
+    """The sample's tickets with hostile cells, each row once: bad amounts, months and states, formulas,
+    CPFs (printed and bare), control characters, commas, line breaks, blank required cells."""
+    rows = _csv_rows(SAMPLE_DIR / "bilhetes.csv")
+    spoil = [("quantidade", "abc"), ("valor_medio", "-1"), ("tipo_servico", '=HYPERLINK("x")'),
+             ("tipo_gratuidade", "Idoso 123.456.789-09"), ("origem_municipio", "Cuiab\x01a"), ("mes_viagem", "2025-13"),
+             ("origem_uf", " SP"), ("origem_municipio", "Sao Paulo, centro"), ("tipo_servico", "linha\nquebrada"),
+             ("valor_medio", "1e3"), ("quantidade", ""), ("tipo_gratuidade", "52998224725"), ("destino_municipio", "  ")]
+    for n, row in enumerate(rows):
+        if n % 7 == 3:
+            column, value = spoil[(n // 7) % len(spoil)]
+            row[column] = value
+    with open(path / "bilhetes.csv", "w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+@pytest.mark.parametrize("lenient", [True, False])
+def test_a_table_read_in_batches_is_judged_row_by_row_as_any_table_is(tmp_path, monkeypatch, lenient):
+    """Its rows are judged a distinct text at a time (pipeline/validate/distinct.py): the same problems, in the
+    same order, and the same rows kept, as ``validate`` gives the same rows read whole."""
+    from pipeline.contract.schema import load_schema
+    from pipeline.read import SourcePackage, read_source
+    from pipeline.read.source import read_csv_table
+    from pipeline.validate import validate
+
+    folder = tmp_path / "dados"
+    folder.mkdir()
+    _hostile_tickets(folder)
+    schema = load_schema()
+    found = read_source([folder], schema, only={"bilhetes"})
+    monkeypatch.setattr(batches, "BATCH_ROWS", 10**6)  # one batch: validate sees the same rows at once
+    (tmp_path / "saida").mkdir()
+    results, problems = batches.run(found, schema, lenient=lenient, as_of=AS_OF, out=tmp_path / "saida")
+    shown = found.batched["bilhetes"][0][1]
+    whole, read_problems = read_csv_table(schema["bilhetes"], folder / "bilhetes.csv", shown)
+    package = SourcePackage({"bilhetes": whole}, read_problems, [], [], {"bilhetes": found.coverage.get("bilhetes", [])},
+                            dict(found.file_sources), {})
+    report = validate(package, schema, lenient=lenient)
+    expected = [p.as_row() for p in report.problems if p.tabela == "bilhetes"]
+    assert [p.as_row() for p in problems] == expected
+    assert {p["regra"] for p in expected} >= {"tipo", "padrao", "minimo", "caractere-de-controle", "obrigatorio",
+                                              "cpf-mascarado" if lenient else "dado-pessoal"}
+    result = results["bilhetes"]
+    if lenient:
+        kept = report.accepted["bilhetes"]
+        assert result.kept == len(kept.rows) < result.data_rows
+        published = _csv_rows(tmp_path / "saida" / "bilhetes.csv")
+        assert [r["quantidade"] for r in published] == list(kept.column("quantidade"))
+        assert [r["tipo_gratuidade"] for r in published] == [v.lstrip("'") for v in kept.column("tipo_gratuidade")]
+        assert {"Idoso ***.***.***-**", "***********"} <= {r["tipo_gratuidade"] for r in published}  # masked, kept
+    else:
+        assert result.failed and not report.accepted

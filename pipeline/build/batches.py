@@ -1,19 +1,26 @@
 """Tables read a batch at a time (``x-em-lotes`` in the schema): eight years of Monitriip's tickets are
 some 12 million rows, which as rows of text would take several gigabytes. Such a table goes through
-the same stages as any other, one batch of :data:`BATCH_ROWS` rows at a time, and is never whole in
-memory:
+the same stages as any other, one batch of :data:`BATCH_ROWS` rows at a time, held by column
+(``read.columns.Columns``: each column's distinct texts, and each row's number among them), and is never
+whole in memory:
 
-- read: ``read.read_csv_batches``, the same reader as a whole file's;
+- read: ``read.columns.read_columns``: a plain file split by Arrow, any other by the csv module's reader
+  (``read.read_csv_batches``, the same as a whole file's), with the same rows, lines and problems;
 - a row repeated whole is kept once (the rule of a table without a key, ``read.without_repeats`` and
   ``read.merge``): inside one file with a ``linha-repetida`` warning naming both lines, across files
   silently, counted as ``duplicadas``. Rows are compared by a 128-bit hash of their cells (two salted
-  64-bit hashes), kept in sorted arrays (:class:`Seen`): a few bytes a row instead of the row;
-- validation: ``validate.validate`` of a package holding the batch alone (such a table has no key and no
-  foreign key, so no rule needs another batch), lenient or not as the build;
-- derivation: ``derive.derive_batch``, the table's own derived fields;
+  64-bit hashes, each distinct text hashed once), kept in sorted arrays (:class:`Seen`): a few bytes a
+  row instead of the row;
+- validation: each distinct text judged once (``validate.distinct``: Frictionless's cell reader, the
+  portal's grammar, a CPF); the rows holding a text that is not clean are validated by
+  ``validate.validate``, as a package holding them alone (such a table has no key and no foreign key, so
+  no rule needs another row), lenient or not as the build;
+- derivation: ``derive.derive_columns``, the table's own derived fields, each distinct text typed once
+  (the rows validation kept as it left them, a CPF masked: ``derive.derive_batch``);
 - publication, when the build gives a folder: the batch is added to the table's CSV, JSON and Parquet
   (``publish.tabular.CsvFile``...) and to a database of its own, which the publish stage copies into the
-  portal's; its workbook (when it fits a sheet) is made from the Parquet;
+  portal's, each column numbered once for all of them (``publish.tabular.Coded``); its workbook (when it
+  fits a sheet) is made from the Parquet;
 - what the later stages need of the whole table is gathered as the batches go: the counts, each
   column's filled share and each source's period (``derive.completeness``), the first and last date
   (the catalogues' temporal coverage) and the table's summary for the pages (``SUMMARIES``: tickets per
@@ -33,7 +40,7 @@ import pandas as pd
 from ..contract.problems import Problem
 from ..contract.schema import Schema
 from ..read import SourcePackage, SourceTable
-from ..read.source import read_csv_batches
+from ..read.columns import Columns, read_columns
 
 HEAD_ROWS = 1_000  # the first rows kept whole, for the examples of the data dictionary
 BATCH_ROWS = 50_000  # under validate.PARALLEL_ROWS: a batch's checks run in this process, with no fork
@@ -82,10 +89,19 @@ class Seen:
             self.levels[-2:] = [(a[order], b[order], o[order])]
 
 
-def _hashes(rows: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
-    a = np.fromiter((hash(("a", *r)) for r in rows), dtype=np.int64, count=len(rows))
-    b = np.fromiter((hash(("b", *r)) for r in rows), dtype=np.int64, count=len(rows))
-    return a, b
+_MIX = np.uint64(0x100000001B3)  # FNV's 64-bit prime: each column's hash folded into the row's
+
+
+def _hashes(batch: Columns) -> tuple[np.ndarray, np.ndarray]:
+    """Two salted 64-bit hashes of each row's cells: each distinct text hashed once (with its column), the
+    row's folded from its columns' by their numbers."""
+    a, b = np.zeros(len(batch), dtype=np.uint64), np.zeros(len(batch), dtype=np.uint64)
+    for i, (codes, texts) in enumerate(zip(batch.codes, batch.texts)):
+        texts = texts.tolist()
+        ha = np.fromiter((hash(("a", i, t)) for t in texts), dtype=np.int64, count=len(texts)).view(np.uint64)
+        hb = np.fromiter((hash(("b", i, t)) for t in texts), dtype=np.int64, count=len(texts)).view(np.uint64)
+        a, b = (a ^ ha[codes]) * _MIX, (b ^ hb[codes]) * _MIX
+    return a.view(np.int64), b.view(np.int64)
 
 
 @dataclass
@@ -136,9 +152,9 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
     build then fails); the rest of its files is still read, so that every problem is reported. With
     ``previous`` (``--anterior``), each table published is compared with that release's
     (``changes.compare_streamed``, at most ``listed`` rows per list)."""
-    from ..derive import derive_batch
+    from ..derive import derive_batch, derive_columns
     from ..publish import columnar, database, datapackage, hosting, side_database, tabular
-    from ..validate import STRUCTURAL, validate
+    from ..validate import STRUCTURAL, distinct, validate
 
     results: dict[str, Batched] = {}
     problems: list[Problem] = []
@@ -149,6 +165,7 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
         results[name] = result
         result.filled = {f["name"]: 0 for f in table.fields}
         seen, summarise, pending, found_here = Seen(), SUMMARIES.get(name), [], []
+        verdicts = distinct.Verdicts(name, schema)
         writers = [] if out is None else [
             tabular.CsvFile(resource, out / resource["path"]), tabular.JsonFile(resource, out / f"{name}.json", hosting.JSON_MAX_ROWS),
             columnar.ParquetFile(resource, out / f"{name}.parquet"),
@@ -156,26 +173,35 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
         failed = False
         try:
             for number, (path, shown) in enumerate(files):
-                for batch, found in read_csv_batches(table, path, shown, BATCH_ROWS):
+                for read, found, data_rows in read_columns(table, path, shown, BATCH_ROWS):
                     found_here += found
                     failed |= any(p.grave and (p.linha in (None, 1) or p.regra in STRUCTURAL) for p in found)
-                    result.data_rows += batch.data_rows
-                    result.well_formed += len(batch.rows)
-                    before = len(batch.rows)
-                    batch, repeats = _without_repeats(batch, seen, number)
-                    result.repeated += before - len(batch.rows)
+                    result.data_rows += data_rows
+                    result.well_formed += len(read)
+                    batch, repeats = _without_repeats(read, seen, number)
+                    result.repeated += len(read) - len(batch)
                     found_here += repeats
-                    checked = validate(_package_of(source, schema, name, batch), schema, lenient=lenient)
-                    found_here += [p for p in checked.problems if p.tabela == name]
-                    failed |= not checked.accepted
+                    flagged, verdicts_of = verdicts.split(batch)
+                    if len(flagged):  # the rows holding a text that is not clean: validated as any table is
+                        checked = validate(_package_of(source, schema, name, batch.table(flagged)), schema,
+                                           lenient=lenient)
+                        found_here += [p for p in checked.problems if p.tabela == name]
+                        failed |= not checked.accepted
                     if failed:
                         continue
-                    kept = checked.accepted[name]
-                    df = derive_batch(name, kept, schema, checked.typed_values.get(name), source.file_sources)
+                    clean = np.setdiff1d(np.arange(len(batch)), flagged, assume_unique=True)
+                    df = derive_columns(name, batch.take(clean), verdicts_of, schema, source.file_sources)
+                    if len(flagged) and checked.accepted[name].rows:  # kept as validation left them
+                        accepted = checked.accepted[name]
+                        lines = np.concatenate([batch.row_numbers[clean], accepted.row_numbers])
+                        df = pd.concat([df, derive_batch(name, accepted, schema, checked.typed_values.get(name),
+                                                         source.file_sources)], ignore_index=True)
+                        df = df.iloc[np.argsort(lines, kind="stable")].reset_index(drop=True)
                     result.kept += len(df)
-                    _measure(result, kept, table, df, source.file_sources)
+                    _measure(result, table, df, source.file_sources.get(shown, ""))
+                    coded = tabular.Coded(df)  # each column numbered once for every writer
                     for writer in writers:
-                        writer.add(df)
+                        writer.add(df, coded)
                     if result.head is None or len(result.head) < HEAD_ROWS:
                         result.head = pd.concat([h for h in (result.head, df.head(HEAD_ROWS)) if h is not None],
                                                 ignore_index=True).head(HEAD_ROWS)
@@ -260,53 +286,45 @@ def _sum(parts: list[pd.DataFrame], keys: int) -> pd.DataFrame:
     return whole.groupby(list(whole.columns[:keys]), sort=True, as_index=False).sum()
 
 
-def _without_repeats(batch: SourceTable, seen: Seen, number: int) -> tuple[SourceTable, list[Problem]]:
+def _without_repeats(batch: Columns, seen: Seen, number: int) -> tuple[Columns, list[Problem]]:
     """The batch less the rows kept already (the same cells, in this file or an earlier one); a repeat
     inside one file is reported as ``read.without_repeats`` reports it."""
-    if not batch.rows:
+    if not len(batch):
         return batch, []
-    a, b = _hashes(batch.rows)
-    origin = (np.int64(number) << 32) | np.asarray(batch.row_numbers, dtype=np.int64)
+    a, b = _hashes(batch)
+    origin = (np.int64(number) << 32) | batch.row_numbers
     earlier = seen.find(a, b)
     # repeats inside the batch itself: the first of equal hashes stands
     pairs = np.stack([a, b], axis=1)
     _, first, inverse = np.unique(pairs, axis=0, return_index=True, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    within = first[inverse]
-    problems = []
-    keep = []
-    for pos in range(len(batch.rows)):
-        at = earlier[pos]
-        if at < 0 and within[pos] != pos:
-            at = origin[within[pos]]
-        if at < 0:
-            keep.append(pos)
-            continue
-        if (at >> 32) == number:  # inside one file: reported, as read.without_repeats does
-            problems.append(Problem.of("linha-repetida", batch.name, batch.source, batch.row_numbers[pos], None, None,
-                                       grave=False, registro=batch.rows[pos], primeira=int(at & 0xFFFFFFFF)))
-    kept_a, kept_b = a[keep], b[keep]
-    seen.add(kept_a, kept_b, origin[keep])
-    out = SourceTable(batch.name, batch.columns, [batch.rows[p] for p in keep], [batch.row_numbers[p] for p in keep],
-                      batch.source)
-    out.data_rows = batch.data_rows
-    return out, problems
+    within = first[inverse.reshape(-1)]
+    # the origin of the row each repeats (an earlier batch's first, else this batch's first), or -1
+    at = np.where(earlier >= 0, earlier, np.where(within == np.arange(len(a)), -1, origin[within]))
+    keep = np.flatnonzero(at < 0)
+    seen.add(a[keep], b[keep], origin[keep])
+    if len(keep) == len(batch):
+        return batch, []
+    inside = np.flatnonzero((at >= 0) & ((at >> 32) == number))  # inside one file: reported
+    rows = batch.table(inside)
+    problems = [Problem.of("linha-repetida", batch.name, batch.source, line, None, None, grave=False, registro=cells,
+                           primeira=int(at[pos] & 0xFFFFFFFF))
+                for pos, line, cells in zip(inside.tolist(), rows.row_numbers, rows.rows)]
+    return batch.take(keep), problems
 
 
-def _measure(result: Batched, kept: SourceTable, table, df: pd.DataFrame, file_sources: dict[str, str]) -> None:
+def _measure(result: Batched, table, df: pd.DataFrame, source_id: str) -> None:
     """Add the batch's filled cells, its source's period per date column and its first and last day."""
-    n = len(kept.rows)
     for f in table.fields:
-        result.filled[f["name"]] += n if f.get("type") == "boolean" else n - kept.column(f["name"]).count("")
-    source_id = file_sources.get(kept.source, "")
+        values = df[f["name"]]
+        result.filled[f["name"]] += len(df) if f.get("type") == "boolean" else int((values.notna() & (values != "")).sum())
     for column in table.fields_of_type("date", "datetime"):
-        days = [v[:10] for v in kept.column(column) if v]
-        if days:
-            got = result.periods.setdefault((source_id, column), [min(days), max(days), 0])
-            got[0], got[1], got[2] = min(got[0], min(days)), max(got[1], max(days)), got[2] + len(days)
-        values = [v.date() if isinstance(v, datetime) else v for v in df[column].tolist() if isinstance(v, date)]
-        if values:
-            result.first_day = min(filter(None, (result.first_day, min(values))))
-            result.last_day = max(filter(None, (result.last_day, max(values))))
-
-
+        values = [v for v in pd.unique(df[column]) if isinstance(v, date)]
+        if not values:
+            continue
+        days = [v.isoformat()[:10] for v in values]
+        filled = int(df[column].notna().sum())
+        got = result.periods.setdefault((source_id, column), [min(days), max(days), 0])
+        got[0], got[1], got[2] = min(got[0], min(days)), max(got[1], max(days)), got[2] + filled
+        values = [v.date() if isinstance(v, datetime) else v for v in values]
+        result.first_day = min(filter(None, (result.first_day, min(values))))
+        result.last_day = max(filter(None, (result.last_day, max(values))))

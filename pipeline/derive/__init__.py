@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
+import numpy as np
 import pandas as pd
 
 from ..contract.schema import Schema
@@ -19,11 +20,12 @@ from ..legal import outorgas as out
 from ..legal import promocoes as promo
 from ..legal.tarifas import FareHistory
 from ..read import SourceTable
+from ..read.columns import Columns
 from ..read.source import once_per_value
 from . import findings, inconsistencies, joins
 from . import municipios as places
 from .completeness import completeness
-from .typed import typed_frame
+from .typed import plain, typed_frame
 
 
 @dataclass
@@ -192,3 +194,31 @@ def derive_batch(name: str, accepted: SourceTable, schema: Schema, typed_values:
     if name in PLACE_CODES:
         PLACE_CODES[name](df)
     return _published(df, accepted, table, schema, file_sources)
+
+
+def derive_columns(name: str, batch: Columns, verdicts: list, schema: Schema, file_sources: dict[str, str]
+                   ) -> pd.DataFrame:
+    """:func:`derive_batch`'s frame of a batch held by column (pipeline/read/columns.py) whose texts are all
+    clean (pipeline/validate/distinct.py): each distinct text typed once, from its verdict (the typed value
+    validation read), as :func:`~.typed.typed_frame` types it, and spread to the rows by their numbers."""
+    table = schema[name]
+    if joins.joined_fields(table):
+        raise ValueError(f"{name}: a table read in batches cannot join another table")
+    data = {}
+    for f, verdict in zip(table.fields, verdicts):
+        codes, texts = batch.column(f["name"])
+        kind = f.get("type", "string")
+        if kind == "boolean":
+            values = np.fromiter((bool(v) for v in verdict), dtype=object, count=len(verdict))
+        elif kind == "number":
+            values = np.fromiter((plain(v) for v in verdict), dtype=object, count=len(verdict))
+        elif kind in ("date", "datetime", "integer"):
+            values = verdict
+        else:  # text, and times, stay as read
+            values = texts
+        data[f["name"]] = values[codes]
+    df = pd.DataFrame(data, columns=table.field_names, dtype=object)
+    if name in PLACE_CODES:
+        PLACE_CODES[name](df)
+    df[schema.provenance_field["name"]] = (file_sources or {}).get(batch.source, "")
+    return df[[*table.published_field_names, schema.provenance_field["name"]]].reset_index(drop=True)

@@ -112,7 +112,8 @@ class ParquetFile(Appended):
         self.writer = pq.ParquetWriter(path, self.schema, compression="zstd")
         self.rows = 0
 
-    def add(self, df: pd.DataFrame) -> None:
+    def add(self, df: pd.DataFrame, coded=None) -> None:
+        """``coded``: the other writers' numbered columns (``tabular.Coded``), which this one does not use."""
         for start in range(0, len(df), ROW_GROUP):
             self.writer.write_table(arrow_table(df.iloc[start:start + ROW_GROUP], self.resource, self.schema))
         self.rows += len(df)

@@ -179,8 +179,8 @@ class SideTable(Appended):
         self.conn.execute("PRAGMA synchronous = OFF")
         self.conn.execute(f'CREATE TABLE "{self.name}" ({", ".join(chr(34) + n + chr(34) for n, _ in self.fields)})')
 
-    def add(self, df: pd.DataFrame) -> None:
-        insert(self.conn, self.name, self.fields, Coded(df))
+    def add(self, df: pd.DataFrame, coded: Coded | None = None) -> None:
+        insert(self.conn, self.name, self.fields, coded or Coded(df))
 
     def close(self, complete: bool = True) -> None:
         self.conn.commit()

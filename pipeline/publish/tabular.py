@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from datetime import date, datetime
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from ..contract.schema import Schema, primary_key_of
 from ..validate import Report
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_CSV_SPECIAL = re.compile('[,"\r\n]')  # what the csv module quotes a cell for (QUOTE_MINIMAL)
 
 
 def neutralise(text: str) -> str:
@@ -43,6 +45,16 @@ def csv_line(values: list, types: list[str]) -> str:
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\r\n").writerow([csv_text(v, t) for v, t in zip(values, types)])
     return buf.getvalue()[:-2]
+
+
+def csv_cell(text: str) -> str:
+    """``text`` as the csv module writes it among other cells of a row (quoted when it holds a comma, a quote
+    or a line break, its quotes doubled): asked of the csv module itself."""
+    if not text or not _CSV_SPECIAL.search(text):
+        return text
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\r\n").writerow([text, ""])
+    return buf.getvalue()[:-3]
 
 
 def verification_lines(tables: dict, descriptor: dict) -> dict[str, dict[str, str]]:
@@ -234,9 +246,16 @@ class CsvFile(Appended):
 
     def add(self, df: pd.DataFrame, coded: Coded | None = None) -> None:
         coded = coded or Coded(df)
-        forms = [coded.forms(n, csv_text_of(t)) for n, t in self.fields]
+        if len(self.fields) == 1:  # a row of one empty cell is written "" (and a blank line would be no row)
+            forms = [coded.forms(n, csv_text_of(t)) for n, t in self.fields]
+            for start, stop in coded.spans():
+                self.writer.writerows(coded.rows(forms, start, stop))
+            return
+        # each distinct value written once as the csv module writes it in a row; the rows joined by C loops
+        forms = [coded.forms(n, _encoded(csv_text_of(t), csv_cell)) for n, t in self.fields]
         for start, stop in coded.spans():
-            self.writer.writerows(coded.rows(forms, start, stop))
+            if stop > start:
+                self.fh.write("\r\n".join(map(",".join, coded.rows(forms, start, stop))) + "\r\n")
 
     def close(self, complete: bool = True) -> None:
         self.fh.close()

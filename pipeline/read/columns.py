@@ -1,0 +1,168 @@
+"""A batch of a table read in batches (``x-em-lotes``, pipeline/build/batches.py), held by column: each
+column as its distinct texts and, per row, the number of its text among them (``pandas.factorize``).
+Whatever depends on a text alone (a verdict, a typed value, a row's hash, a published form) is computed
+once per distinct text and spread to the rows by those numbers (numpy), never row by row in Python."""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
+
+from ..contract.schema import Table
+from .source import SourceTable, read_csv_batches
+
+
+@dataclass
+class Columns:
+    name: str
+    columns: list[str]
+    codes: list[np.ndarray]  # per column, each row's number (int64) into its texts
+    texts: list[np.ndarray]  # per column, its distinct texts (object array)
+    row_numbers: np.ndarray  # each row's line in its file
+    source: str  # the file, as shown in messages
+
+    @classmethod
+    def of(cls, table: SourceTable) -> Columns:
+        """The rows of ``table`` (of one file), by column."""
+        codes, texts = [], []
+        for name in table.columns:
+            numbers, distinct = pd.factorize(np.array(table.column(name), dtype=object))
+            codes.append(numbers)
+            texts.append(np.asarray(distinct, dtype=object))
+        return cls(table.name, list(table.columns), codes, texts, np.asarray(table.row_numbers, dtype=np.int64),
+                   table.source)
+
+    def __len__(self) -> int:
+        return len(self.row_numbers)
+
+    def take(self, positions: np.ndarray) -> Columns:
+        """The rows at ``positions`` (their texts kept as they are numbered)."""
+        return Columns(self.name, self.columns, [c[positions] for c in self.codes], self.texts,
+                       self.row_numbers[positions], self.source)
+
+    def column(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """``(codes, texts)`` of column ``name``."""
+        i = self.columns.index(name)
+        return self.codes[i], self.texts[i]
+
+    def table(self, positions: np.ndarray) -> SourceTable:
+        """The rows at ``positions`` as rows of text, as the reader gave them."""
+        cells = [t[c[positions]].tolist() for c, t in zip(self.codes, self.texts)]
+        out = SourceTable(self.name, self.columns, [list(r) for r in zip(*cells)],
+                          self.row_numbers[positions].tolist(), self.source)
+        out.data_rows = len(positions)
+        return out
+
+
+SCAN_BYTES = 64 << 20  # bytes of a file looked at a time before it is read by column
+MAX_LINE = 1 << 20  # a longer line is left to the csv module (Arrow reads a block of lines at a time)
+BLOCK_BYTES = 4 << 20  # bytes Arrow splits at a time
+
+
+def plain_csv(path: Path, width: int) -> bool:
+    """Whether the file at ``path`` is a CSV that Arrow splits exactly as the csv module does (the portal's
+    own reader, :func:`.source.read_csv_batches`), its rows numbered by their lines: UTF-8 without a BOM,
+    no quote, no NUL, no carriage return but before a line feed, no empty line, every line of ``width``
+    cells and shorter than :data:`MAX_LINE` bytes. A file that is not is read by the csv module, which names
+    what is wrong where."""
+    with open(path, "rb") as fh:
+        head = fh.read(3)
+        if head.startswith(b"\xef\xbb\xbf"):
+            return False
+        fh.seek(0)
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        rest = b""
+        while True:
+            data = fh.read(SCAN_BYTES)
+            final = not data
+            chunk = rest + data
+            if not final:  # whole lines only: the rest waits for the next read
+                cut = chunk.rfind(b"\n") + 1
+                if not cut and len(chunk) > MAX_LINE:
+                    return False
+                chunk, rest = chunk[:cut], chunk[cut:]
+            elif chunk and not chunk.endswith(b"\n"):
+                chunk += b"\n"
+            if not chunk:
+                if final:
+                    return True
+                continue
+            try:
+                decoder.decode(chunk, final)
+            except UnicodeDecodeError:
+                return False
+            arr = np.frombuffer(chunk, dtype=np.uint8)
+            if (arr == 0).any() or (arr == 34).any():
+                return False
+            returns = np.flatnonzero(arr == 13)
+            if returns.size and (arr[returns + 1] != 10).any():  # chunks end on a line feed: +1 is in
+                return False
+            ends = np.flatnonzero(arr == 10)
+            starts = np.concatenate(([0], ends[:-1] + 1))
+            lengths = ends - starts - (arr[np.maximum(ends - 1, 0)] == 13)
+            if (lengths <= 0).any() or lengths.max() >= MAX_LINE:
+                return False
+            commas = np.flatnonzero(arr == 44)
+            if (np.diff(np.searchsorted(commas, np.concatenate(([-1], ends)))) != width - 1).any():
+                return False
+            if final:
+                return True
+
+
+def read_columns(table: Table, path: Path, shown: str, size: int):
+    """The file's rows ``size`` at a time, by column: yields ``(Columns, problems, data rows)`` as
+    :func:`.source.read_csv_batches` yields its batches (the same rows, lines, problems and batches, the
+    last one always). A plain file (:func:`plain_csv`) whose header is the table's columns in order is
+    split by Arrow, a block at a time; any other by the csv module, its rows then held by column."""
+    names = table.field_names
+    with open(path, "rb") as fh:
+        first = fh.readline().rstrip(b"\r\n")
+    if first != ",".join(names).encode() or not plain_csv(path, len(names)):
+        for batch, found in read_csv_batches(table, path, shown, size):
+            yield Columns.of(batch), found, batch.data_rows
+        return
+    reader = pacsv.open_csv(
+        path,
+        read_options=pacsv.ReadOptions(skip_rows=1, column_names=names, block_size=BLOCK_BYTES, use_threads=False),
+        parse_options=pacsv.ParseOptions(quote_char=False, newlines_in_values=False, ignore_empty_lines=False),
+        convert_options=pacsv.ConvertOptions(column_types={n: pa.string() for n in names}, strings_can_be_null=False,
+                                             quoted_strings_can_be_null=False))
+    blank: list[dict[str, bool]] = [{} for _ in names]
+    line, held, rows = 2, [], 0
+    for block in reader:
+        numbered = block.append_column("_linha", pa.array(np.arange(line, line + block.num_rows, dtype=np.int64)))
+        line += block.num_rows
+        # a row of blank cells is no row, for the csv module as here
+        empty = np.ones(block.num_rows, dtype=bool)
+        for i in range(len(names)):
+            encoded = block.column(i).dictionary_encode()
+            known = blank[i]
+            verdict = np.fromiter((known[v] if v in known else known.setdefault(v, not v.strip())
+                                   for v in encoded.dictionary.to_pylist()), dtype=bool, count=len(encoded.dictionary))
+            empty &= verdict[encoded.indices.to_numpy(zero_copy_only=False)]
+        kept = numbered.filter(pa.array(~empty)) if empty.any() else numbered
+        held.append(kept)
+        rows += kept.num_rows
+        while rows >= size:  # a batch of ``size`` rows, as the csv module's reader makes them
+            whole = pa.Table.from_batches(held)
+            yield _columns(table.name, names, whole.slice(0, size), shown), [], size
+            rest = whole.slice(size)
+            held, rows = rest.to_batches(), rest.num_rows
+    whole = pa.Table.from_batches(held, schema=reader.schema.append(pa.field("_linha", pa.int64())))
+    yield _columns(table.name, names, whole, shown), [], whole.num_rows
+
+
+def _columns(name: str, names: list[str], part: pa.Table, shown: str) -> Columns:
+    codes, texts = [], []
+    for n in names:
+        encoded = part.column(n).combine_chunks().dictionary_encode()
+        codes.append(encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64))
+        texts.append(np.asarray(encoded.dictionary.to_pylist(), dtype=object))
+    lines = part.column("_linha").to_numpy()
+    return Columns(name, list(names), codes, texts, np.asarray(lines, dtype=np.int64), shown)

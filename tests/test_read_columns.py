@@ -1,0 +1,120 @@
+"""A table read in batches is read by column (pipeline/read/columns.py): a plain file split by Arrow, any
+other by the csv module. Both give the batches the csv module's reader gives (its rows, their lines, its
+problems, its count of data rows), so a user sees the same tickets and the same messages either way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipeline.contract.schema import load_schema
+from pipeline.read import columns as columns_module
+from pipeline.read.columns import plain_csv, read_columns
+from pipeline.read.source import read_csv_batches
+
+SCHEMA = load_schema()
+TABLE = SCHEMA["bilhetes"]
+HEADER = ",".join(TABLE.field_names)
+WIDTH = len(TABLE.field_names)
+ROW = "2025-10,2025-10,Goiânia,GO,Belo Horizonte,MG,Básica,Idoso,1,50.0,5.0"
+
+
+def _by_csv_module(path: Path, size: int) -> list:
+    return [([list(r) for r in batch.rows], list(batch.row_numbers), [p.as_row() for p in found], batch.data_rows)
+            for batch, found in read_csv_batches(TABLE, path, "bilhetes.csv", size)]
+
+
+def _by_column(path: Path, size: int) -> list:
+    out = []
+    for batch, found, data_rows in read_columns(TABLE, path, "bilhetes.csv", size):
+        rows = batch.table(range(len(batch))) if len(batch) else None
+        out.append(([list(r) for r in rows.rows] if rows else [], batch.row_numbers.tolist(),
+                    [p.as_row() for p in found], data_rows))
+    return out
+
+
+def _write(path: Path, text: str, encoding: str = "utf-8") -> Path:
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+def _arrow_only(monkeypatch):
+    """Fail if the csv module is asked to read: the file must be split by Arrow."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("lido pelo módulo csv")
+    monkeypatch.setattr(columns_module, "read_csv_batches", refuse)
+
+
+def test_a_plain_file_is_split_by_arrow_into_the_csv_modules_batches_lines_and_counts(tmp_path, monkeypatch):
+    rows = [ROW.replace("1,50.0", f"{n},50.0") for n in range(1, 12)]
+    rows[3] = ",,,,,,,,,,"  # a row of empty cells is no row (line 5)
+    rows[6] = " , ,\t, , , , , , , , "  # nor one of spaces (line 8)
+    rows[8] = ROW.replace("Idoso", " Idoso ")  # spaces inside a cell are the cell's
+    path = _write(tmp_path / "bilhetes.csv", HEADER + "\r\n" + "\r\n".join(rows))  # CRLF, no last line break
+    expected = _by_csv_module(path, 4)
+    monkeypatch.setattr(columns_module, "BLOCK_BYTES", 300)  # Arrow's blocks cut across the batches
+    _arrow_only(monkeypatch)
+    got = _by_column(path, 4)
+    assert got == expected
+    assert [len(rows) for rows, *_ in got] == [4, 4, 1]
+    assert got[0][1] == [2, 3, 4, 6]  # line 5 was blank
+    assert got[1][0][2][7] == " Idoso "  # line 10
+
+
+def test_a_file_ending_on_a_full_batch_ends_with_an_empty_batch_as_the_csv_module_s(tmp_path, monkeypatch):
+    path = _write(tmp_path / "bilhetes.csv", HEADER + "\n" + "\n".join([ROW] * 6) + "\n")
+    expected = _by_csv_module(path, 3)
+    _arrow_only(monkeypatch)
+    assert _by_column(path, 3) == expected
+    assert [len(rows) for rows, *_ in expected] == [3, 3, 0]
+
+
+@pytest.mark.parametrize("why, text", [
+    ("uma aspa", HEADER + "\n" + ROW.replace("Idoso", '"Idoso, 60+"') + "\n"),
+    ("uma célula a mais", HEADER + "\n" + ROW + ",x\n"),
+    ("uma célula a menos", HEADER + "\n" + ROW.rsplit(",", 1)[0] + "\n"),
+    ("uma linha vazia", HEADER + "\n" + ROW + "\n\n" + ROW + "\n"),
+    ("um CR sozinho", HEADER + "\n" + ROW.replace("Idoso", "Id\roso") + "\n"),
+    ("um NUL", HEADER + "\n" + ROW.replace("Idoso", "Id\x00oso") + "\n"),
+    ("um BOM", "\ufeff" + HEADER + "\n" + ROW + "\n"),
+])
+def test_what_arrow_might_not_split_as_the_csv_module_is_read_by_the_csv_module(tmp_path, why, text):
+    path = _write(tmp_path / "bilhetes.csv", text)
+    assert not plain_csv(path, WIDTH), why
+    assert _by_column(path, 2) == _by_csv_module(path, 2)
+
+
+def test_a_byte_that_is_not_utf8_leaves_the_file_to_the_csv_module_which_names_its_line(tmp_path):
+    path = tmp_path / "bilhetes.csv"
+    path.write_bytes((HEADER + "\n" + ROW + "\n").encode() + ROW.replace("Goiânia", "Goi\xe2nia").encode("latin-1") + b"\n")
+    assert not plain_csv(path, WIDTH)
+    got = _by_column(path, 10)
+    assert got == _by_csv_module(path, 10)
+    [problem] = [p for _, _, found, _ in got for p in found]
+    assert problem["regra"] == "codificacao" and problem["linha"] == 3
+
+
+def test_a_header_in_another_order_is_read_by_the_csv_module_with_its_rows_in_the_schema_s_order(tmp_path):
+    names = TABLE.field_names
+    swapped = [names[1], names[0], *names[2:]]
+    cells = ROW.split(",")
+    path = _write(tmp_path / "bilhetes.csv", ",".join(swapped) + "\n" + ",".join([cells[1], cells[0], *cells[2:]]) + "\n")
+    got = _by_column(path, 10)
+    assert got == _by_csv_module(path, 10)
+    assert got[0][0] == [ROW.split(",")]
+
+
+_CELL = st.text(alphabet=st.sampled_from(list("ab 1.-é\t")), max_size=4)
+_LINE = st.one_of(st.lists(_CELL, min_size=WIDTH, max_size=WIDTH).map(",".join),
+                  st.sampled_from(["", " ", ",,,,,,,,,,", "a,b", ROW + ",x", '"a,b",' + ",".join(["c"] * (WIDTH - 2))]))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(_LINE, max_size=12), newline=st.sampled_from(["\n", "\r\n"]), last=st.booleans(),
+       size=st.integers(1, 5))
+def test_any_file_gives_the_csv_module_s_batches(tmp_path, lines, newline, last, size):
+    path = _write(tmp_path / "bilhetes.csv", HEADER + newline + newline.join(lines) + (newline if last else ""))
+    assert _by_column(path, size) == _by_csv_module(path, size)
