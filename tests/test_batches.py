@@ -149,6 +149,25 @@ def test_seen_rows_are_found_across_merged_levels():
     for a, b, origin in kept:
         assert (seen.find(a, b) == origin).all()
         assert (seen.find(a, b ^ 1) == -1).all()  # the same first hash, another second: not the same row
+    empty = np.array([], dtype=np.int64)
+    seen.add(empty, empty, empty)  # a batch that held only repeats
+    assert (seen.find(*kept[3][:2]) == kept[3][2]).all()
+
+
+def test_a_batch_of_repeats_only_is_counted_and_the_batches_after_it_are_read(package, tmp_path, monkeypatch):
+    lines = (package.path / "bilhetes.csv").read_text(encoding="utf-8").splitlines()
+    first, second = lines[1], lines[2]
+    for _ in range(2):  # lines 4-7: two batches of two rows that repeat earlier ones
+        package.append("bilhetes.csv", first)
+        package.append("bilhetes.csv", second)
+    package.append("bilhetes.csv", first.replace(",320,", ",777,"))  # line 8, new
+    package.append("bilhetes.csv", first)  # line 9, a repeat again
+    monkeypatch.setattr(batches, "BATCH_ROWS", 2)
+    result = _build(package.path, tmp_path / "site")
+    assert result.report.accounting["bilhetes"] == {"lidas": 8, "mantidas": 3, "duplicadas": 5, "rejeitadas": 0}
+    repeat = [p.linha for p in result.report.warnings if p.regra == "linha-repetida" and p.tabela == "bilhetes"]
+    assert repeat == [4, 5, 6, 7, 9]
+    assert [r["quantidade"] for r in _csv_rows(tmp_path / "site" / "dados" / "bilhetes.csv")] == ["320", "14", "777"]
 
 
 def test_a_table_read_in_batches_is_compared_with_the_previous_release_as_a_whole_table_is(tmp_path):

@@ -70,16 +70,19 @@ class Seen:
         found = np.full(len(a), -1, dtype=np.int64)
         for ha, hb, origin in self.levels:
             left = np.searchsorted(ha, a, side="left")
-            right = np.searchsorted(ha, a, side="right")
-            for i in np.flatnonzero(right > left):  # equal first hashes are rare: compared one by one
+            present = ha[np.minimum(left, len(ha) - 1)] == a
+            for i in np.flatnonzero(present).tolist():  # a row seen before (or a first hash shared): rare
                 if found[i] < 0:
-                    span = slice(left[i], right[i])
+                    right = np.searchsorted(ha, a[i], side="right")
+                    span = slice(left[i], right)
                     hit = np.flatnonzero(hb[span] == b[i])
                     if len(hit):
                         found[i] = origin[span][hit[0]]
         return found
 
     def add(self, a: np.ndarray, b: np.ndarray, origin: np.ndarray) -> None:
+        if not len(a):  # a batch of repeats only
+            return
         order = np.argsort(a, kind="stable")
         self.levels.append((a[order], b[order], origin[order]))
         while len(self.levels) > 1 and len(self.levels[-1][0]) >= len(self.levels[-2][0]):
@@ -167,7 +170,8 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
         seen, summarise, pending, found_here = Seen(), SUMMARIES.get(name), [], []
         verdicts = distinct.Verdicts(name, schema)
         writers = [] if out is None else [
-            tabular.CsvFile(resource, out / resource["path"]), tabular.JsonFile(resource, out / f"{name}.json", hosting.JSON_MAX_ROWS),
+            tabular.CsvFile(resource, out / resource["path"], memo=True),
+            tabular.JsonFile(resource, out / f"{name}.json", hosting.JSON_MAX_ROWS, memo=True),
             columnar.ParquetFile(resource, out / f"{name}.parquet"),
             database.SideTable(resource, out / side_database(name))]
         failed = False
@@ -189,16 +193,17 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
                         failed |= not checked.accepted
                     if failed:
                         continue
-                    clean = np.setdiff1d(np.arange(len(batch)), flagged, assume_unique=True)
-                    df = derive_columns(name, batch.take(clean), verdicts_of, schema, source.file_sources)
+                    clean = batch.take(np.setdiff1d(np.arange(len(batch)), flagged, assume_unique=True))
+                    df = derive_columns(name, clean, verdicts_of, schema, source.file_sources)
+                    accepted = None
                     if len(flagged) and checked.accepted[name].rows:  # kept as validation left them
                         accepted = checked.accepted[name]
-                        lines = np.concatenate([batch.row_numbers[clean], accepted.row_numbers])
+                        lines = np.concatenate([clean.row_numbers, accepted.row_numbers])
                         df = pd.concat([df, derive_batch(name, accepted, schema, checked.typed_values.get(name),
                                                          source.file_sources)], ignore_index=True)
                         df = df.iloc[np.argsort(lines, kind="stable")].reset_index(drop=True)
                     result.kept += len(df)
-                    _measure(result, table, df, source.file_sources.get(shown, ""))
+                    _measure(result, table, df, source.file_sources.get(shown, ""), clean, accepted)
                     coded = tabular.Coded(df)  # each column numbered once for every writer
                     for writer in writers:
                         writer.add(df, coded)
@@ -294,10 +299,12 @@ def _without_repeats(batch: Columns, seen: Seen, number: int) -> tuple[Columns, 
     a, b = _hashes(batch)
     origin = (np.int64(number) << 32) | batch.row_numbers
     earlier = seen.find(a, b)
-    # repeats inside the batch itself: the first of equal hashes stands
-    pairs = np.stack([a, b], axis=1)
-    _, first, inverse = np.unique(pairs, axis=0, return_index=True, return_inverse=True)
-    within = first[inverse.reshape(-1)]
+    # repeats inside the batch itself: the first of equal hashes stands (a stable sort keeps it first)
+    order = np.lexsort((b, a))
+    starts = np.ones(len(a), dtype=bool)
+    starts[1:] = (a[order][1:] != a[order][:-1]) | (b[order][1:] != b[order][:-1])
+    within = np.empty(len(a), dtype=np.int64)
+    within[order] = order[np.flatnonzero(starts)][np.cumsum(starts) - 1]
     # the origin of the row each repeats (an earlier batch's first, else this batch's first), or -1
     at = np.where(earlier >= 0, earlier, np.where(within == np.arange(len(a)), -1, origin[within]))
     keep = np.flatnonzero(at < 0)
@@ -312,11 +319,19 @@ def _without_repeats(batch: Columns, seen: Seen, number: int) -> tuple[Columns, 
     return batch.take(keep), problems
 
 
-def _measure(result: Batched, table, df: pd.DataFrame, source_id: str) -> None:
-    """Add the batch's filled cells, its source's period per date column and its first and last day."""
+def _measure(result: Batched, table, df: pd.DataFrame, source_id: str, clean: Columns, accepted: SourceTable | None
+             ) -> None:
+    """Add the batch's filled cells (of its ``clean`` rows, counted by distinct text, and of the rows validation
+    ``accepted``), its source's period per date column and its first and last day."""
     for f in table.fields:
-        values = df[f["name"]]
-        result.filled[f["name"]] += len(df) if f.get("type") == "boolean" else int((values.notna() & (values != "")).sum())
+        if f.get("type") == "boolean":
+            result.filled[f["name"]] += len(df)
+            continue
+        codes, texts = clean.column(f["name"])
+        empty = np.flatnonzero(texts == "")
+        result.filled[f["name"]] += len(codes) - int(np.isin(codes, empty).sum()) if len(empty) else len(codes)
+        if accepted is not None:
+            result.filled[f["name"]] += len(accepted.rows) - accepted.column(f["name"]).count("")
     for column in table.fields_of_type("date", "datetime"):
         values = [v for v in pd.unique(df[column]) if isinstance(v, date)]
         if not values:

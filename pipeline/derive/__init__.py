@@ -25,7 +25,7 @@ from ..read.source import once_per_value
 from . import findings, inconsistencies, joins
 from . import municipios as places
 from .completeness import completeness
-from .typed import plain, typed_frame
+from .typed import typed_frame
 
 
 @dataclass
@@ -210,8 +210,8 @@ def derive_columns(name: str, batch: Columns, verdicts: list, schema: Schema, fi
         kind = f.get("type", "string")
         if kind == "boolean":
             values = np.fromiter((bool(v) for v in verdict), dtype=object, count=len(verdict))
-        elif kind == "number":
-            values = np.fromiter((plain(v) for v in verdict), dtype=object, count=len(verdict))
+        elif kind == "number":  # a clean text is -?digits[.digits] (cells.parse_number): float(text) is the
+            values = _floats(texts)  # float of the Decimal Frictionless read, each exactly rounded
         elif kind in ("date", "datetime", "integer"):
             values = verdict
         else:  # text, and times, stay as read
@@ -222,3 +222,12 @@ def derive_columns(name: str, batch: Columns, verdicts: list, schema: Schema, fi
         PLACE_CODES[name](df)
     df[schema.provenance_field["name"]] = (file_sources or {}).get(batch.source, "")
     return df[[*table.published_field_names, schema.provenance_field["name"]]].reset_index(drop=True)
+
+
+def _floats(texts: np.ndarray) -> np.ndarray:
+    """Each text as a float (None where empty), converted by pandas in C."""
+    series = pd.Series(texts, dtype=object)
+    present = (series != "").to_numpy()
+    out = np.full(len(texts), None, dtype=object)
+    out[present] = series[present].astype(float).to_numpy().astype(object)
+    return out

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..places import resolve
-from ..read.source import once_per_value
+from .municipios import per_place
 
 KEYS = ("o", "d", "mes")  # origin's and destination's place keys, travel month; then the sums
 
@@ -15,9 +14,8 @@ KEYS = ("o", "d", "mes")  # origin's and destination's place keys, travel month;
 def summary(df: pd.DataFrame) -> pd.DataFrame:
     """Per (origin, destination, travel month): all tickets, the paid ones (no kind of free ticket), the
     amount paid for the paid ones that state it (mean amount times tickets) and how many those are."""
-    def keys(which: str) -> list[str]:
-        return once_per_value(lambda place: resolve(*place).chave,
-                              list(zip(df[f"{which}_municipio"].tolist(), df[f"{which}_uf"].tolist())))
+    def keys(which: str):
+        return per_place(df[f"{which}_municipio"], df[f"{which}_uf"], lambda place: place.chave)
 
     origin, destination = keys("origem"), keys("destino")
     n = pd.to_numeric(df["quantidade"], errors="coerce").fillna(0).astype("int64")

@@ -35,7 +35,7 @@ def typed_frame(table: Table, source: SourceTable, known: dict[str, dict] | None
         if seen is not None and kind in ("date", "datetime", "integer"):
             values = list(map(seen.__getitem__, column))
         elif seen is not None:  # a Decimal as float (both exact roundings of the text); a boolean as is
-            values = once_per_value(lambda v, seen=seen: plain(seen[v]), column)
+            values = once_per_value(lambda v, seen=seen: _plain(seen[v]), column)
         else:
             values = once_per_value(lambda v, conv=conv: conv(v) if v != "" else None, column)
         if kind == "boolean":
@@ -44,5 +44,5 @@ def typed_frame(table: Table, source: SourceTable, known: dict[str, dict] | None
     return df
 
 
-def plain(value):
+def _plain(value):
     return float(value) if isinstance(value, Decimal) else value

@@ -36,7 +36,7 @@ import sqlite_utils
 
 from ..contract.schema import Table, foreign_keys_of
 from .provenance import NOT_COVERED, NOT_COVERED_TEXT, Provenance, source_text
-from .tabular import Appended, Coded, cell_of, kinds
+from .tabular import Appended, Coded, Memo, cell_of, kinds
 
 _TYPES = {"integer": int, "number": float, "boolean": int, "money": float}
 ROW_KEY = "linha_csv"  # the key of a table without one of its own
@@ -157,12 +157,15 @@ def write_metadata_table(conn: sqlite3.Connection, descriptor: dict, record: Pro
     conn.executemany(f'INSERT INTO "{METADATA_TABLE}" VALUES (?, ?, ?)', metadata_rows(descriptor, record))
 
 
-def insert(conn: sqlite3.Connection, name: str, fields: list[tuple[str, str]], table: Coded) -> None:
+def insert(conn: sqlite3.Connection, name: str, fields: list[tuple[str, str]], table: Coded,
+           converters: list | None = None) -> None:
     """The rows of ``table`` (a table's columns numbered, :class:`~.tabular.Coded`) into the SQLite table
-    ``name`` of columns ``fields`` (``tabular.kinds``)."""
+    ``name`` of columns ``fields`` (``tabular.kinds``), each value as ``converters`` make it (by default
+    ``tabular.cell_of`` its type)."""
     marks = ", ".join("?" for _ in fields)
     listed = ", ".join(f'"{n}"' for n, _ in fields)  # a table without a key numbers its rows (linha_csv)
-    forms = [table.forms(n, cell_of(t)) for n, t in fields]
+    converters = converters or [cell_of(t) for _, t in fields]
+    forms = [table.forms(n, convert) for (n, _), convert in zip(fields, converters)]
     for start, stop in table.spans():
         conn.executemany(f'INSERT INTO "{name}" ({listed}) VALUES ({marks})', table.rows(forms, start, stop))
 
@@ -174,13 +177,14 @@ class SideTable(Appended):
     def __init__(self, resource: dict, path: Path):
         path.unlink(missing_ok=True)
         self.name, self.fields, self.path = resource["name"], kinds(resource), path
+        self.converters = [Memo(cell_of(t)) for _, t in self.fields]  # kept from one batch to the next
         self.conn = sqlite3.connect(path)
         self.conn.execute("PRAGMA journal_mode = OFF")
         self.conn.execute("PRAGMA synchronous = OFF")
         self.conn.execute(f'CREATE TABLE "{self.name}" ({", ".join(chr(34) + n + chr(34) for n, _ in self.fields)})')
 
     def add(self, df: pd.DataFrame, coded: Coded | None = None) -> None:
-        insert(self.conn, self.name, self.fields, coded or Coded(df))
+        insert(self.conn, self.name, self.fields, coded or Coded(df), self.converters)
 
     def close(self, complete: bool = True) -> None:
         self.conn.commit()

@@ -119,6 +119,33 @@ def _encoded(convert, encode):
     return lambda v: encode(convert(v))
 
 
+MEMO_VALUES = 150_000  # forms a writer keeps per column from one frame to the next
+
+
+class Memo:
+    """``fn``, with the forms it made kept from one frame to the next, up to :data:`MEMO_VALUES`: the writers of
+    a table read in batches (pipeline/build/batches.py) meet the same amounts in batch after batch. Values
+    equal for Python share a form, as they share a number in :class:`Coded`."""
+
+    def __init__(self, fn):
+        self.fn, self.done = fn, {}
+
+    def __call__(self, value):
+        try:
+            return self.done[value]
+        except KeyError:
+            form = self.fn(value)
+            if len(self.done) < MEMO_VALUES:
+                self.done[value] = form
+            return form
+        except TypeError:  # an unhashable value
+            return self.fn(value)
+
+
+def _kept(fn, memo: bool):
+    return Memo(fn) if memo else fn
+
+
 def csv_text(value, field_type: str) -> str:
     v = cell(value, field_type)
     if v is None:
@@ -238,11 +265,13 @@ class CsvFile(Appended):
     """A table's CSV, written a frame at a time (:meth:`add`): the whole table at once, or each batch of a
     table read in batches (pipeline/build/batches.py); the same bytes either way."""
 
-    def __init__(self, resource: dict, path: Path):
+    def __init__(self, resource: dict, path: Path, memo: bool = False):
         self.fields = kinds(resource)
         self.fh = open(path, "w", encoding="utf-8", newline="")
         self.writer = csv.writer(self.fh, lineterminator="\r\n")  # RFC 4180: CR and LF inside a cell get quoted
         self.writer.writerow([n for n, _ in self.fields])
+        # each distinct value written once as the csv module writes it in a row (``memo``: kept, :class:`Memo`)
+        self.converters = [_kept(_encoded(csv_text_of(t), csv_cell), memo) for _, t in self.fields]
 
     def add(self, df: pd.DataFrame, coded: Coded | None = None) -> None:
         coded = coded or Coded(df)
@@ -251,8 +280,7 @@ class CsvFile(Appended):
             for start, stop in coded.spans():
                 self.writer.writerows(coded.rows(forms, start, stop))
             return
-        # each distinct value written once as the csv module writes it in a row; the rows joined by C loops
-        forms = [coded.forms(n, _encoded(csv_text_of(t), csv_cell)) for n, t in self.fields]
+        forms = [coded.forms(n, convert) for (n, _), convert in zip(self.fields, self.converters)]  # joined by C loops
         for start, stop in coded.spans():
             if stop > start:
                 self.fh.write("\r\n".join(map(",".join, coded.rows(forms, start, stop))) + "\r\n")
@@ -266,10 +294,11 @@ class JsonFile(Appended):
     ``max_rows``, a table found to have more rows is not written at all (its file removed: such an array
     does not serve, pipeline/publish/hosting.py)."""
 
-    def __init__(self, resource: dict, path: Path, max_rows: int | None = None):
+    def __init__(self, resource: dict, path: Path, max_rows: int | None = None, memo: bool = False):
         self.path, self.max_rows, self.rows = path, max_rows, 0
         self.encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
         self.fields = kinds(resource)
+        self.converters = [_kept(_encoded(cell_of(t), self.encode), memo) for _, t in self.fields]
         self.template = "{" + ",".join(self.encode(n).replace("%", "%%") + ":%s" for n, _ in self.fields) + "}"
         self.fh = open(path, "w", encoding="utf-8", newline="\n")
         self.fh.write("[")
@@ -284,7 +313,7 @@ class JsonFile(Appended):
             self.path.unlink()
             return
         coded = coded or Coded(df)
-        forms = [coded.forms(n, _encoded(cell_of(t), self.encode)) for n, t in self.fields]
+        forms = [coded.forms(n, convert) for (n, _), convert in zip(self.fields, self.converters)]
         for start, stop in coded.spans():
             lines = [self.template % row for row in coded.rows(forms, start, stop)]
             if lines:
