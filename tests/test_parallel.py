@@ -76,3 +76,31 @@ def test_checks_in_a_second_process_give_the_same_report(package, schema, monkey
 def test_workers_must_be_a_positive_number():
     with pytest.raises(SettingsError, match="--processos"):
         Settings(workers=0)
+
+
+def test_a_feed_hands_its_messages_in_order_to_a_child_and_reports_its_failure(tmp_path):
+    out = tmp_path / "recebidas.txt"
+
+    def write(messages):
+        with open(out, "w") as fh:
+            for m in messages:
+                fh.write(f"{m}\n")
+
+    feed = parallel.Feed(write)
+    for n in range(2_000):  # more than a pipe holds at once: the sender waits for the child
+        feed.send(("x" * 100, n))
+    feed.close()
+    lines = out.read_text().splitlines()
+    assert len(lines) == 2_000 and lines[1_999] == f"{('x' * 100, 1999)}"
+
+    def fail(messages):
+        for m in messages:
+            if m == 3:
+                raise ValueError("a terceira mensagem")
+
+    feed = parallel.Feed(fail)
+    with pytest.raises(parallel.WorkerError) as failed:
+        for n in range(100_000):  # the child ends at 3: a later send or the close says why
+            feed.send(n)
+        feed.close()
+    assert "a terceira mensagem" in str(failed.value)

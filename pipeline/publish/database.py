@@ -172,25 +172,40 @@ def insert(conn: sqlite3.Connection, name: str, fields: list[tuple[str, str]], t
 
 class SideTable(Appended):
     """A table written in batches (pipeline/build/batches.py) into a database of its own, beside the release, that
-    :func:`write_sqlite` copies into the portal's (``batched``) and that is then removed."""
+    :func:`write_sqlite` copies into the portal's (``batched``) and that is then removed. The rows are inserted
+    by a process of its own (``parallel.Feed``), on another core, while the batches go on: each batch reaches
+    it as its columns' numbers and distinct values (``Coded.numbers``), which the CSV and JSON writers have
+    made already."""
 
     def __init__(self, resource: dict, path: Path):
+        from ..tools import parallel
+
         path.unlink(missing_ok=True)
         self.name, self.fields, self.path = resource["name"], kinds(resource), path
-        self.converters = [Memo(cell_of(t)) for _, t in self.fields]  # kept from one batch to the next
-        self.conn = sqlite3.connect(path)
-        self.conn.execute("PRAGMA journal_mode = OFF")
-        self.conn.execute("PRAGMA synchronous = OFF")
-        self.conn.execute(f'CREATE TABLE "{self.name}" ({", ".join(chr(34) + n + chr(34) for n, _ in self.fields)})')
+        self.feed = parallel.Feed(self._fill)
+
+    def _fill(self, batches) -> None:
+        """The child: each batch's rows inserted, the forms kept from one batch to the next (``Memo``)."""
+        conn = sqlite3.connect(self.path)
+        conn.execute("PRAGMA journal_mode = OFF")
+        conn.execute("PRAGMA synchronous = OFF")
+        conn.execute(f'CREATE TABLE "{self.name}" ({", ".join(chr(34) + n + chr(34) for n, _ in self.fields)})')
+        converters = [Memo(cell_of(t)) for _, t in self.fields]
+        for length, numbered in batches:
+            insert(conn, self.name, self.fields, Coded.of_numbers(numbered, length), converters)
+        conn.commit()
+        conn.close()
 
     def add(self, df: pd.DataFrame, coded: Coded | None = None) -> None:
-        insert(self.conn, self.name, self.fields, coded or Coded(df), self.converters)
+        coded = coded or Coded(df)
+        self.feed.send((len(df), {n: coded.numbers(n) for n, _ in self.fields}))
 
     def close(self, complete: bool = True) -> None:
-        self.conn.commit()
-        self.conn.close()
-        if not complete:
-            self.path.unlink(missing_ok=True)
+        try:
+            self.feed.close()
+        finally:
+            if not complete:
+                self.path.unlink(missing_ok=True)
 
 
 def metadata(descriptor: dict, database: str = "portal") -> dict:

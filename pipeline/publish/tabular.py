@@ -173,8 +173,20 @@ class Coded:
     Python (1 and 1.0) share a number and a form."""
 
     def __init__(self, df: pd.DataFrame):
-        self.df = df
+        self.df, self.length = df, len(df)
         self._numbered: dict[str, tuple] = {}
+
+    @classmethod
+    def of_numbers(cls, numbered: dict[str, tuple], length: int) -> Coded:
+        """A table's columns already numbered (``{name: (numbers, distinct values)}``, as :meth:`numbers` gives
+        them): what a writer in another process receives instead of the frame."""
+        coded = cls(pd.DataFrame())
+        coded._numbered, coded.length = dict(numbered), length
+        return coded
+
+    def numbers(self, name: str) -> tuple:
+        """``(numbers, distinct values)`` of column ``name``."""
+        return self._numbers(name)
 
     def _numbers(self, name: str) -> tuple:
         got = self._numbered.get(name)
@@ -190,11 +202,11 @@ class Coded:
 
     def spans(self):
         """``(start, stop)`` of each chunk of rows a writer handles at a time (:data:`CHUNK` rows)."""
-        return [(start, min(start + CHUNK, len(self.df))) for start in range(0, len(self.df), CHUNK)]
+        return [(start, min(start + CHUNK, self.length)) for start in range(0, self.length, CHUNK)]
 
     def column(self, name: str, fn) -> list:
         """``[fn(v) for v in df[name]]``, ``fn`` run once per distinct value (None for a missing one)."""
-        return self.forms(name, fn).take(0, len(self.df))
+        return self.forms(name, fn).take(0, self.length)
 
     @staticmethod
     def rows(forms: list[Forms], start: int, stop: int):

@@ -16,7 +16,7 @@ import pickle
 import signal
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 MIN_PER_WORKER = 200  # below this a fork costs more than it saves
 
@@ -136,6 +136,69 @@ class Call:
         os.waitpid(self.pid, 0)
         os.close(self.fd)
         self.pid = self.fd = None
+
+
+class Feed:
+    """``consume(messages)`` run in a forked child while the caller goes on sending it ``messages`` one by one
+    (:meth:`send`, pickled through a pipe, which holds the caller back when the child falls behind): work
+    done beside the caller's, on another core. :meth:`close` ends the messages and waits for the child; a
+    failure of the child is raised there, or at the next :meth:`send` once it has ended, as
+    :class:`WorkerError` with its traceback."""
+
+    def __init__(self, consume: Callable[[Iterator], None]):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        read, write = os.pipe()
+        verdict_read, verdict_write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child
+            os.close(write)
+            os.close(verdict_read)
+            try:
+                with os.fdopen(read, "rb") as fh:
+                    consume(_messages(fh))
+                payload = pickle.dumps((True, None))
+            except BaseException:
+                payload = pickle.dumps((False, traceback.format_exc()))
+            with os.fdopen(verdict_write, "wb") as fh:
+                fh.write(payload)
+            os._exit(0)
+        os.close(read)
+        os.close(verdict_write)
+        self.out, self.verdict = os.fdopen(write, "wb"), verdict_read
+
+    def send(self, message) -> None:
+        try:
+            pickle.dump(message, self.out, protocol=pickle.HIGHEST_PROTOCOL)
+            self.out.flush()
+        except BrokenPipeError:  # the child has ended: its failure says why
+            self.close()
+            raise WorkerError("o processo auxiliar terminou antes do fim dos dados") from None
+
+    def close(self) -> None:
+        if self.pid is None:
+            return
+        try:
+            self.out.close()
+        except BrokenPipeError:
+            pass
+        with os.fdopen(self.verdict, "rb") as fh:
+            data = fh.read()
+        os.waitpid(self.pid, 0)
+        self.pid = None
+        if not data:
+            raise WorkerError("o processo auxiliar terminou sem resposta")
+        ok, value = pickle.loads(data)
+        if not ok:
+            raise WorkerError(f"o processo auxiliar falhou:\n{value}")
+
+
+def _messages(fh) -> Iterator:
+    while True:
+        try:
+            yield pickle.load(fh)
+        except EOFError:
+            return
 
 
 def call(fn: Callable[[], object], parallel: bool = True):
