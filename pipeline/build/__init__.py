@@ -83,7 +83,7 @@ def render(site: SiteData, settings: Settings, out: Path, search_pages: Path | N
     """Render stage: Pelican with the portal's generators and the site's one writer (pipeline/site/writer.py,
     by the ``get_writer`` signal), which puts every page under the site's path (``SITEURL``), counts them and
     writes in ``search_pages``, when given, what Pagefind reads of each searched page. Returns the count and
-    what must be rendered again once the downloads are written (pipeline/site, ``DataGenerator``)."""
+    what is rendered once the release's files are written (pipeline/site, ``DataGenerator``)."""
     rendered = Rendered()
     writer = writer_for(rendered)
 
@@ -171,8 +171,16 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                     if settings.search_index else None
                 search_pages = Path(search_folder) if settings.search_index else None
                 rendered = render(site, settings, staging, search_pages)
-                discovery.write(staging, settings.site_url, settings.as_of)  # robots.txt, sitemap.xml
                 feeds.write(staging, site, settings.site_url, settings.as_of, base_path=settings.base_path)
+            with progress.stage("downloads (em paralelo)"):
+                try:
+                    published.wait()
+                except BackgroundError as exc:
+                    raise BuildError(f"os arquivos de dados abertos não puderam ser gravados: {exc}") from None
+            with progress.stage("versão e catálogos"):  # the download pages rendered with the release's facts
+                _release(staging, settings, derived, rendered.late, previous, covered(schema, report), report.coverage,
+                         version, assets)
+                discovery.write(staging, settings.site_url, settings.as_of)  # robots.txt, sitemap.xml: every page
             if settings.search_index:
                 with progress.stage("índice de busca"):
                     try:
@@ -187,14 +195,10 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             if searcher is not None:
                 searcher.cancel()
             raise
-        with progress.stage("downloads (em paralelo)"):
-            try:
-                published.wait()
-            except BackgroundError as exc:
-                raise BuildError(f"os arquivos de dados abertos não puderam ser gravados: {exc}") from None
-        with progress.stage("versão e catálogos"):
-            warnings = _release(staging, settings, derived, rendered.late, previous, covered(schema, report), report.coverage,
-                                version, assets)
+        try:  # the site as GitHub Pages will take it, search index included (pipeline/publish/hosting.py)
+            warnings = hosting.check(staging, assets, strict=assets is not None)[1]
+        except hosting.HostingError as exc:
+            raise BuildError(str(exc)) from None
     return BuildResult(report, derived, settings.out, rendered.pages, progress.timings(), warnings)
 
 
@@ -217,19 +221,19 @@ def _release_staging(settings: Settings):
 
 
 def _release(site: Path, settings: Settings, derived: Derived, late: list, previous, covered,
-             coverage: dict[str, list[str]] | None = None, version: str = "", assets: Path | None = None) -> list[str]:
+             coverage: dict[str, list[str]] | None = None, version: str = "", assets: Path | None = None) -> None:
     """Once every download is written: what changed since the previous release (``--anterior``), each
     file's size and SHA-256 (``SHA256SUMS``), the catalogues (DCAT-AP, data.json), this release kept, the
-    feed of changes and the download pages rendered again with all of it (pipeline/release/versions.py).
+    feed of changes and the download pages rendered with all of it (pipeline/release/versions.py).
     Every date is the data's or ``--as-of``.
 
     Without a release folder the release is kept under ``/dados/versoes/<versão>/`` beside the earlier ones
     (a local ``--anterior`` brings them). With one (``--pasta-release`` and ``--versoes-url``, the nightly
     job) every download goes into it, to be the night's GitHub Release ``<versão>``; the bulk files leave the
     site (pipeline/publish/hosting.py) and the site names their addresses there; the kept releases are
-    listed by ``/dados/versoes.json``, carried from the previous site, folder or URL. Last, the site is
-    measured as GitHub Pages will take it: over its limit nothing is published (``hosting.HostingError``),
-    over the budget the build warns (the returned warnings)."""
+    listed by ``/dados/versoes.json``, carried from the previous site, folder or URL. The build then measures
+    the site as GitHub Pages will take it: over its limit nothing is published (``hosting.HostingError``),
+    over the budget the build warns."""
     out = site / "dados"
     descriptor = json.loads((out / "datapackage.json").read_text(encoding="utf-8"))
     mudancas = None
@@ -312,10 +316,6 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
     versions.stamp(out, settings.as_of, out / kept.folder if kept.made else None)
     if assets is not None:
         versions.stamp(assets, settings.as_of)
-    try:
-        return hosting.check(site, assets, strict=assets is not None)[1]
-    except hosting.HostingError as exc:
-        raise BuildError(str(exc)) from None
 
 
 CATALOGUE = "catalogo.jsonld"

@@ -280,24 +280,23 @@ class DataGenerator(PortalGenerator):
     ``/dados/mudancas/``, ``/dados/qualidade/`` and ``/busca/``.
 
     The download pages state each file's size and SHA-256, which are known only when the files are
-    written, beside the pages, by other processes (pipeline/publish). They are rendered now, so that the
-    search and the sitemap find them, and again when the release is complete: the build calls the
-    function this generator leaves in the writer's ``rendered.late`` with the release
-    (pipeline/build/__init__.py, ``_release``)."""
+    written, beside the pages, by other processes (pipeline/publish), and the release's name and addresses.
+    They are rendered once, when the release is complete: the build calls the function this generator
+    leaves in the writer's ``rendered.late`` with the release's facts (pipeline/build/__init__.py,
+    ``_release``), before the sitemap and the search index are made."""
 
     def write_pages(self):
-        self.data_pages(None)
-        self.writer.rendered.late.append(lambda release: self.data_pages(release, count=False))
+        self.writer.rendered.late.append(self.data_pages)
         self.page("dados/qualidade/", "qualidade", relatorio=self.data.report)
         self.page("busca/", "busca", autos_digitos=self.data.notice_digits, autos_campos=notices.FIELDS,
                   chaves_nomes=names.shard_keys(self.data),
                   chaves_ids=sorted(identifiers.shards(self.data)))
 
-    def data_pages(self, release: dict | None, count: bool = True) -> list[str]:
-        """Render the download pages; ``release`` is None before the files exist (see the class)."""
-        pacote = release["descriptor"] if release else self.data.descriptor
+    def data_pages(self, release: dict) -> list[str]:
+        """Render the download pages with the release's facts (see the class)."""
+        pacote = release["descriptor"]
         written = ["dados/"]
-        self.page("dados/", "dados", pacote=pacote, release=release, count=count)
+        self.page("dados/", "dados", pacote=pacote, release=release)
         for r in pacote["resources"]:
             path = urls.path("tabela", slug=r["name"])
             # ready code that reads the table with its identifiers as text (pipeline/publish/snippets.py), from
@@ -305,10 +304,10 @@ class DataGenerator(PortalGenerator):
             address = self.settings.get("SITEURL") or ""
             base = f"{address}/dados/" if address.startswith("http") else ""
             self.page(path, "tabela", pacote=pacote, recurso=r, release=release,
-                      exemplos=_examples(self.data.head(r["name"]), r), trechos=snippets(r["name"], r, base, release["enderecos"] if release else None),
-                      trechos_locais=not base, count=count)
+                      exemplos=_examples(self.data.head(r["name"]), r), trechos=snippets(r["name"], r, base, release["enderecos"]),
+                      trechos_locais=not base)
             written.append(path)
-        self.page(urls.CHANGES, "mudancas", pacote=pacote, release=release, count=count,
+        self.page(urls.CHANGES, "mudancas", pacote=pacote, release=release,
                   mostrados=CHANGES_SHOWN, listados=CHANGES_LISTED)
         return written + [urls.CHANGES]
 

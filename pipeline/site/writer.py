@@ -78,8 +78,8 @@ def pagefind_text(html: str) -> str:
 
 @dataclass
 class Rendered:
-    """What the render stage tells the build: the pages written, and what must be rendered again once the
-    release's files exist (pipeline/site ``DataGenerator``)."""
+    """What the render stage tells the build: the pages written, and the renderers of the pages that state the
+    release's facts, called once with them when its files exist (pipeline/site ``DataGenerator``)."""
 
     pages: int = 0
     late: list = field(default_factory=list)
