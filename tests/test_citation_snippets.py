@@ -20,6 +20,7 @@ from pipeline.contract.settings import Settings
 SITE_URL = "https://portal.exemplo.gov.br"
 
 
+@pytest.mark.slow  # a real-export build
 def test_the_citation_credits_the_sources_publishers_and_names_the_release(real_only_site):
     page = BeautifulSoup((real_only_site / "dados" / "index.html").read_text(encoding="utf-8"), "html.parser")
     citation = page.select_one("p.citacao").get_text(" ", strip=True)
@@ -38,6 +39,7 @@ def test_with_an_address_the_citation_gives_the_releases_own_folder_and_the_acce
     assert where.startswith(f"{SITE_URL}/dados/versoes/") and (out / where[len(SITE_URL) + 1:] / "SHA256SUMS").is_file()
 
 
+@pytest.mark.slow  # a real-export build
 def test_a_record_index_json_says_where_its_facts_come_from(real_only_site):
     line = next((real_only_site / "linhas").glob("*/index.json"))
     facts = json.loads(line.read_text(encoding="utf-8"))["proveniencia"]

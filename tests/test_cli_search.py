@@ -98,6 +98,7 @@ def test_a_dash_inside_a_word_is_kept(index):
 # 3. names and titles are folded, not stemmed: caiçara is not Caicó
 
 
+@pytest.mark.slow  # a real-export build
 def test_names_are_not_stemmed_on_the_real_export(real_only_site):
     index = str(real_only_site.parent / "busca")
     caicara = cli("search", "caiçara", "--index", index)

@@ -90,6 +90,31 @@ def test_the_search_index_is_found_next_to_its_script(served):
             assert fetch(f"{origin}/portal/{path.relative_to(site).as_posix()}")[0] == 200
 
 
+def test_the_catalogues_json_ld_and_feeds_give_addresses_that_answer_under_the_sub_path(served):
+    """``--base-path`` without ``--site-url``: no absolute address is known, so every address the catalogues,
+    the pages' JSON-LD and the feeds give is under the sub-path (a root-relative ``/dados/...`` 404s there)."""
+    site, origin = served
+    texts = {"data.json": (site / "data.json").read_text(encoding="utf-8"),
+             "dados/catalogo.jsonld": (site / "dados" / "catalogo.jsonld").read_text(encoding="utf-8"),
+             "dados/index.html (JSON-LD)": "".join(re.findall(r'<script type="application/ld\+json">(.*?)</script>',
+                                                            (site / "dados" / "index.html").read_text(encoding="utf-8"),
+                                                            re.S))}
+    texts |= {str(p.relative_to(site)): p.read_text(encoding="utf-8") for p in sorted((site / "feeds").glob("*.xml"))}
+    assert len(texts) > 3
+    checked = 0
+    for name, text in texts.items():
+        rooted = re.findall(r'"(/[^"\s]*)"|href="(/[^"]*)"', text)
+        addresses = [a or b for a, b in rooted if not (a or b).startswith("//")]
+        assert addresses, name
+        outside = [a for a in addresses if not a.startswith("/portal/")]
+        assert outside == [], (name, outside[:5])
+        for address in sorted(set(addresses))[:15]:  # and they answer
+            if "#" not in address:
+                assert fetch(origin + address)[0] == 200, (name, address)
+                checked += 1
+    assert checked > 10
+
+
 def test_the_link_checker_finds_what_a_sub_path_breaks(served, tmp_path):
     site, _ = served
     assert broken_links(site, "/portal") == []

@@ -281,7 +281,8 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
                 f.update(bytes=(out / f["path"]).stat().st_size, sha256=datapackage.sha256(out / f["path"]))
             f["url"] = placement.url(f["path"])
         versions.write_checksums(out, listed)
-    args = (descriptor, listed, settings.site_url, settings.as_of, temporal)
+    # the catalogues' and the pages' JSON-LD addresses: absolute, or under the site's path when only it is known
+    args = (descriptor, listed, settings.site_url or settings.base_path, settings.as_of, temporal)
     # what the catalogues state besides the descriptor: the settings, each table's sources, the kept releases
     facts = catalog.Facts.from_settings(settings, coverage, described)
     datapackage.write_json(catalog.dcat(*args, rows=rows, facts=facts), out / CATALOGUE)

@@ -21,9 +21,10 @@ Inputs shared by the functions:
     ``pacote-completo.zip``, ``portal.sqlite``). ``path`` is relative to ``<site>/dados/``.
 ``site_url``
     the site's public address without trailing slash (``https://portal.exemplo.gov.br``,
-    ``https://x.github.io/portal``), or ``""`` when unknown. With ``""`` every IRI is written relative to
-    the site root (``/dados/infracoes.csv``): a consumer resolves them against the URL it fetched the
-    catalogue from (JSON-LD parsers need that base, e.g. rdflib's ``publicID``). Root-relative IRIs are
+    ``https://x.github.io/portal``), the path it is served under when only that is known (``/portal``:
+    ``--base-path`` without ``--site-url``), or ``""`` when neither is. Without an address every IRI is
+    written relative to the site root (``/portal/dados/infracoes.csv``): a consumer resolves them against the
+    URL it fetched the catalogue from (JSON-LD parsers need that base, e.g. rdflib's ``publicID``). Root-relative IRIs are
     only right for a site served at the root of its domain, and ``data.json`` validators require
     absolute URLs: the build should pass ``site_url`` whenever it knows it.
 ``as_of``
@@ -226,8 +227,8 @@ Temporal = Mapping[str, tuple[date | None, date | None]]
 
 def _site(site_url: str) -> str:
     site = (site_url or "").strip().rstrip("/")
-    if site and not re.fullmatch(r"https?://[^/\s]+(/\S*)?", site, re.A):
-        raise ValueError(f"site_url must be empty or an http(s) address: {site_url!r}")
+    if site and not re.fullmatch(r"https?://[^/\s]+(/\S*)?|/[^/\s]\S*", site, re.A):
+        raise ValueError(f"site_url must be empty, an http(s) address or the site's path: {site_url!r}")
     return site
 
 
