@@ -32,7 +32,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ["leitura", "validação", "tabelas em lotes", "derivação", "publicação", "páginas", "índice de busca", "downloads (em paralelo)"]
+STAGES = ["leitura", "validação", "tabelas em lotes", "derivação", "publicação", "páginas",
+          "downloads (em paralelo)", "versão e catálogos", "índice de busca"]
 TINY = {"transportadoras": 8, "linhas": 10, "outorgas": 34, "tarifas": 150, "tarifas_promocionais": 20,
         "infracoes": 30, "caducidades": 5}
 

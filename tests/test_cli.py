@@ -79,9 +79,9 @@ def test_ci_output_is_one_line_per_stage_with_timing(tmp_path):
         "derivação",
         "publicação",
         "páginas",
-        "índice de busca",
         "downloads (em paralelo)",
-        "versão e catálogos",
+        "versão e catálogos",  # the download pages rendered once, with the release's facts
+        "índice de busca",  # then Pagefind indexes every page, those included
     ]
     assert all(s.endswith(" s") for s in stages)
     assert "Done: Processed" not in proc.stdout

@@ -58,6 +58,23 @@ def test_formula_cells_are_neutralised_in_csv_but_not_in_json(site):
     assert next(r for r in records if r["cnpj"] == "44555666000181")["nome_fantasia"].startswith("=HYPERLINK")
 
 
+def test_the_descriptor_and_the_catalogue_say_what_the_csv_changes_in_a_formula_cell(site):
+    """A user reading ``'=HYPERLINK(...)`` in the CSV learns from the package why, and that the other formats
+    keep the value (issue 35): each resource declares the guard, naming every character the CSV guards."""
+    from pipeline.publish.tabular import neutralise
+
+    package = json.loads((site / "dados" / "datapackage.json").read_text(encoding="utf-8"))
+    guards = {r["name"]: r.get("x-formulas-neutralizadas", "") for r in package["resources"]}
+    assert set(guards) >= {"transportadoras", "linhas", "bilhetes"} and len(set(guards.values())) == 1
+    said = guards["transportadoras"]
+    names = {"=": "=", "+": "+", "-": "-", "@": "@", "\t": "tabulação", "\r": "retorno de carro"}
+    for start, name in names.items():
+        assert neutralise(start + "x") == "'" + start + "x" and name in said, start
+    assert neutralise("x=1") == "x=1" and "'-Expresso" in said and "XLSX trazem o valor como está" in said
+    catalogue = (site / "dados" / "catalogo.jsonld").read_text(encoding="utf-8")
+    assert "tabulação ou retorno de carro leva um apóstrofo" in catalogue
+
+
 def test_validation_report_is_published(site):
     report = json.loads((site / "dados" / "validacao.json").read_text(encoding="utf-8"))
     assert report["valido"] is True and report["erros"] == 0

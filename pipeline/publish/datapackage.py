@@ -26,6 +26,7 @@ from .provenance import (
     TableCoverage,
     rules_sentence,
 )
+from .tabular import FORMULA_GUARD
 
 __all__ = ["FICTIONAL_LABEL", "LICENSE", "PORTAL", "citation", "published_descriptor", "sha256", "size_and_hash",
            "write_json"]
@@ -130,6 +131,7 @@ def published_descriptor(schema: Schema, as_of: date, sources: list[dict] | None
                 **{k: copy.deepcopy(r[k]) for k in ("x-busca-texto", "x-rotulo", "x-codigo-verificacao", "x-em-lotes")
                    if k in r},
                 **extra,
+                "x-formulas-neutralizadas": FORMULA_GUARD,  # what its CSV changes (publish/tabular.py neutralise)
             }
         )
     description = src["description"]

@@ -27,6 +27,10 @@ from ..contract.schema import Schema, primary_key_of
 from ..validate import Report
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# the guard, as the descriptor (each resource's ``x-formulas-neutralizadas``) and the catalogues declare it
+FORMULA_GUARD = ("no CSV, uma célula de texto que começa com =, +, -, @, tabulação ou retorno de carro leva um "
+                 "apóstrofo (') na frente, para que uma planilha a mostre como texto em vez de executá-la como "
+                 "fórmula (-Expresso fica '-Expresso); o JSON, o Parquet, o SQLite e o XLSX trazem o valor como está")
 _CSV_SPECIAL = re.compile('[,"\r\n]')  # what the csv module quotes a cell for (QUOTE_MINIMAL)
 
 

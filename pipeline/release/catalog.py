@@ -81,6 +81,7 @@ from ..contract.spelling import number
 from ..publish.datapackage import FICTIONAL_LABEL
 from ..publish.provenance import MADE, NOT_COVERED, Provenance
 from ..publish.provenance import NOT_COVERED_SENTENCE as DESCRIBED_NOT_COVERED
+from ..publish.tabular import FORMULA_GUARD
 
 PORTAL_NAME = "Portal do transporte rodoviário interestadual de passageiros"
 LANGUAGE = "pt-BR"
@@ -133,7 +134,7 @@ PACKAGE_FILE_TITLES = {
 # package's files) or its suffix (a table's files).
 FILE_DESCRIPTIONS = {
     "csv": "CSV em UTF-8 (RFC 4180), separado por vírgulas, com linha de cabeçalho; valores em reais sempre com "
-           "duas casas decimais; células que começam com =, +, - ou @ neutralizadas para planilhas.",
+           f"duas casas decimais; {FORMULA_GUARD.removeprefix('no CSV, ')}.",
     "json": "JSON: uma lista de registros, um registro compacto por linha, com os campos do CSV.",
     "parquet": "Parquet com os tipos de cada coluna e, nos metadados, os títulos e as descrições das colunas.",
     "xlsx": "Planilha XLSX para o Excel em português: datas como datas, valores no formato R$, cabeçalho "
