@@ -348,18 +348,30 @@ def test_the_publisher_is_the_public_body_behind_each_source(real_descriptor, fi
         return str(g.value(node, foaf.name)), g.value(node, DCT.type)
 
     national = URIRef("http://purl.org/adms/publishertype/NationalAuthority")
-    assert publisher("infracoes") == (ANTT, national)
-    assert publisher("achados") == (ANTT, national)  # computed by the portal from the regulator's data
-    assert publisher(None) == (ANTT, national)
+    official = "Agência Nacional de Transportes Terrestres"  # the source's "ANTT — ..." split: name, acronym
+    assert publisher("infracoes") == (official, national)
+    assert publisher("achados") == (official, national)  # computed by the portal from the regulator's data
+    assert publisher(None) == (official, national)
     assert publisher("enquadramentos") == ("Presidência da República", national)
+    antt = g.value(URIRef(f"{SITE}/dados/infracoes/#tabela"), DCT.publisher)
+    skos = Namespace("http://www.w3.org/2004/02/skos/core#")
+    assert str(g.value(antt, skos.altLabel)) == "ANTT"
+    assert str(g.value(antt, DCT.identifier)) == "04.898.488/0001-77"
+    assert str(g.value(antt, foaf.homepage)) == "https://www.gov.br/antt/pt-br"
     # the catalogue itself is the portal's
     cat = next(g.subjects(RDF.type, DCAT.Catalog))
     assert str(g.value(g.value(cat, DCT.publisher), foaf.name)) == catalog.PORTAL_NAME
     data = catalog.data_json(real_descriptor, files, SITE, AS_OF, {}, facts=facts)
-    assert {d["publisher"]["name"] for d in data["dataset"]} == {ANTT, "Presidência da República"}
+    assert {d["publisher"]["name"] for d in data["dataset"]} == {official, "Presidência da República"}
     org = catalog.schema_org(real_descriptor, files, SITE, AS_OF, {}, table="infracoes", facts=facts)
-    assert org["creator"] == org["publisher"] and org["publisher"]["name"] == ANTT
+    assert org["creator"] == org["publisher"] and org["publisher"]["name"] == official
     assert org["publisher"]["@type"] == "Organization"
+    assert (org["publisher"]["alternateName"], org["publisher"]["identifier"]) == ("ANTT", "04.898.488/0001-77")
+    # a fictional source that names the regulator is nobody's: no real body's identity is lent to it
+    fake = published_descriptor(load_schema(), AS_OF, [dict(REAL, fictional=True, publisher=ANTT)])
+    g = _graph(catalog.dcat(fake, files, SITE, AS_OF, {}, facts=catalog.Facts(coverage=_coverage(fake))))
+    node = g.value(URIRef(f"{SITE}/dados/infracoes/#tabela"), DCT.publisher)
+    assert str(g.value(node, foaf.name)).startswith(ANTT) and g.value(node, DCT.identifier) is None
 
 
 def test_a_fictional_or_undeclared_source_is_said_so(descriptor, files):
@@ -498,7 +510,8 @@ def test_a_table_no_source_supplies_takes_no_sources_date_nor_publisher(real_onl
         entry = by_table[table]
         assert (entry["issued"], entry["modified"]) == ("2026-11-29", "2026-11-29"), table
         assert entry["publisher"]["name"] == "Portal do transporte rodoviário interestadual de passageiros", table
-    assert by_table["linhas"]["issued"] == "2021" and by_table["linhas"]["publisher"]["name"].startswith("ANTT")
+    assert by_table["linhas"]["issued"] == "2021"
+    assert by_table["linhas"]["publisher"]["name"] == "Agência Nacional de Transportes Terrestres"
     assert by_table["achados"]["publisher"]["name"].startswith("Portal do transporte")
 
 

@@ -175,3 +175,21 @@ def test_xlsx_writer_keeps_types_and_any_valid_text(tmp_path):
     spreadsheet.write_xlsx(df, {"name": "t", "title": "Tabela <t>", "schema": {"fields": fields}}, again,
                            date(2026, 1, 2))
     assert again.read_bytes() == path.read_bytes()
+
+
+def test_each_table_page_states_the_licence_and_how_to_cite_the_table(site):
+    """A journalist on a table's page finds the licence and a citation naming this release and this table
+    (issue 35), and a link to each source's own licence."""
+    from conftest import page_text
+
+    package = json.loads((site / "dados" / "datapackage.json").read_text(encoding="utf-8"))
+    version = package["x-versao"]
+    for name in ("linhas", "infracoes", "achados"):
+        text = page_text(site / "dados" / name / "index.html")
+        title = next(r["title"] for r in package["resources"] if r["name"] == name)
+        assert ("Licença do que o portal publica: Creative Commons Atribuição 4.0 Internacional (CC-BY-4.0); "
+                "a de cada fonte está em Fontes") in text, name
+        assert f"Versão {version}." in text and f"Tabela “{title}” ({name})." in text, name
+    html = (site / "dados" / "linhas" / "index.html").read_text(encoding="utf-8")
+    assert 'href="/dados/#fontes"' in html
+    assert 'id="fontes"' in (site / "dados" / "index.html").read_text(encoding="utf-8")

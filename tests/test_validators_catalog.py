@@ -262,7 +262,7 @@ def test_the_real_export_build_as_deployed_passes_every_validator(real_package, 
     _check_deployed(site)
     data = json.loads((site / "data.json").read_text(encoding="utf-8"))
     by_id = {d["identifier"].removeprefix(SITE): d for d in data["dataset"]}
-    assert by_id["/dados/horarios/"]["publisher"]["name"] == "ANTT — Agência Nacional de Transportes Terrestres"
+    assert by_id["/dados/horarios/"]["publisher"]["name"] == "Agência Nacional de Transportes Terrestres"
     assert by_id["/dados/enquadramentos/"]["publisher"]["name"] == "Presidência da República"
     assert by_id["/dados/horarios/"]["modified"] == "2021"  # the export's date, not --as-of
     g = Graph().parse(site / "dados" / "catalogo.jsonld", format="json-ld")

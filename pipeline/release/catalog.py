@@ -151,12 +151,25 @@ FILE_DESCRIPTIONS = {
                       "com arquivo, linha, coluna, valor e regra.",
 }
 
-# What the catalogues know of the public bodies that publish the sources: their kind in the ADMS publisher
-# type vocabulary (DCAT-AP recommends dct:type on every agent). Matched in a source's "publisher"; a body
-# not listed here gets no type.
+@dataclass(frozen=True)
+class PublicBody:
+    """A public body that publishes sources, as the catalogues name it: its official name, its kind in the ADMS
+    publisher type vocabulary (DCAT-AP recommends dct:type on every agent), its acronym, its CNPJ (printed)
+    and its home page."""
+
+    name: str
+    kind: str
+    acronym: str = ""
+    cnpj: str = ""
+    homepage: str = ""
+
+
+# Matched by official name in a source's "publisher" ("ANTT — Agência Nacional de Transportes Terrestres"); a
+# body not listed here is named as the source names it, with no type.
 PUBLIC_BODIES = (
-    ("Agência Nacional de Transportes Terrestres", "NationalAuthority"),
-    ("Presidência da República", "NationalAuthority"),
+    PublicBody("Agência Nacional de Transportes Terrestres", "NationalAuthority", "ANTT", "04.898.488/0001-77",
+               "https://www.gov.br/antt/pt-br"),
+    PublicBody("Presidência da República", "NationalAuthority"),
 )
 PUBLISHER_TYPE_LABELS = {"NationalAuthority": "Autoridade nacional"}
 UNDECLARED_PUBLISHER = "publicador não declarado pela fonte"
@@ -502,7 +515,22 @@ def _publisher(sources: Sequence[Mapping]) -> str | None:
 
 def _publisher_type(name: str) -> str | None:
     folded = name.casefold()
-    return next((kind for body, kind in PUBLIC_BODIES if body.casefold() in folded), None)
+    return next((b.kind for b in PUBLIC_BODIES if b.name.casefold() in folded), None)
+
+
+def _official(name: str | None) -> str | None:
+    """A publisher's name as the catalogues give it: a known public body's official name."""
+    body = public_body(name) if name else None
+    return body.name if body is not None else name
+
+
+def public_body(name: str) -> PublicBody | None:
+    """The public body a real source's publisher names; None for another, or for a fictional source (whose
+    publisher is nobody's: no real body's CNPJ or home page is given to it)."""
+    folded = name.casefold()
+    if FICTIONAL_LABEL.casefold() in folded:
+        return None
+    return next((b for b in PUBLIC_BODIES if b.name.casefold() in folded), None)
 
 
 def _source_dates(sources: Sequence[Mapping]) -> list[str]:
@@ -793,6 +821,15 @@ class _Graph:
         if not name:
             return None
         props: dict = {"@type": ["foaf:Agent", "foaf:Organization"], "foaf:name": _text(name)}
+        body = public_body(name)
+        if body is not None:  # its official name, its acronym apart, its CNPJ and its home page
+            props["foaf:name"] = _text(body.name)
+            if body.acronym:
+                props["skos:altLabel"] = _text(body.acronym)
+            if body.cnpj:
+                props["dct:identifier"] = body.cnpj
+            if body.homepage:
+                props["foaf:homepage"] = {"@id": body.homepage, "@type": "foaf:Document"}
         kind = _publisher_type(name)
         if kind:
             props["dct:type"] = self.concept(f"http://purl.org/adms/publishertype/{kind}", ADMS_PUBLISHER_TYPES,
@@ -1084,8 +1121,8 @@ def data_json(descriptor: Mapping, files: Sequence[Mapping], site_url: str, as_o
             "issued": issued,
             "modified": modified,
             "accrualPeriodicity": FREQUENCIES[facts.frequency][1],
-            "publisher": {"@type": "org:Organization",
-                          "name": _dataset_publisher(descriptor, sources, name) or UNDECLARED_PUBLISHER},
+            "publisher": {"@type": "org:Organization", "name": _official(_dataset_publisher(descriptor, sources, name))
+                          or UNDECLARED_PUBLISHER},
             "contactPoint": dict(contact_point),
             "identifier": page,
             "accessLevel": "public",
@@ -1144,6 +1181,11 @@ def _org_dataset(descriptor: Mapping, resource: Mapping | None, files: Sequence[
     body = {"@type": "Organization", "name": publisher or UNDECLARED_PUBLISHER}
     if publisher:
         body["@id"] = iris.publisher(publisher)
+        known = public_body(publisher)
+        if known is not None:  # as the DCAT catalogue names it (_Graph.publisher)
+            body["name"] = known.name
+            body |= {k: v for k, v in (("alternateName", known.acronym), ("identifier", known.cnpj),
+                                       ("url", known.homepage)) if v}
     issued, modified = _dates(descriptor, as_of, facts, name)
     d: dict = {
         "@type": "Dataset",
