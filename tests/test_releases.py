@@ -162,3 +162,25 @@ def test_the_same_data_built_again_is_the_same_version_kept_as_it_was_published(
     assert "não foi guardada" not in page_text(again / "dados" / "index.html")
     assert_checksums_pass(again / "dados" / "versoes" / name)
     assert changes_of(again)["resumo"]["fontes"] == {"incluidos": 0, "removidos": 0, "alterados": 0}
+
+
+def test_the_feed_of_changes_says_the_sources_changes_first_and_links_each_changed_record(package, tmp_path):
+    """A subscriber reads what the sources changed before what the portal recomputed, the total first, and
+    follows a link to each record the sources changed (issue 35)."""
+    import html as htmllib
+    import xml.etree.ElementTree as ET
+
+    first = make(package.path, tmp_path / "primeira")
+    package.edit("transportadoras.csv", "VIACAO CERRADO LTDA", "VIACAO CERRADO S.A.")
+    second = make(package.path, tmp_path / "segunda", date(2026, 7, 31), previous=first)
+    atom = "{http://www.w3.org/2005/Atom}"
+    (entry,) = ET.parse(second / "feeds" / "mudancas.atom.xml").getroot().findall(f"{atom}entry")
+    summary = entry.findtext(f"{atom}summary")
+    assert summary.startswith("Pelas fontes: 0 incluído(s), 0 removido(s), 1 alterado(s) "
+                              "(transportadoras: 0 incluído(s), 0 removido(s), 1 alterado(s)")
+    said = htmllib.unescape(re.sub(r"<[^>]+>", " ", summary))
+    portal = said.find("Recalculadas pelo portal:")
+    assert portal > said.find("transportadoras:") and "achados:" in said[portal:]  # the portal's tables after
+    links = re.findall(r'<a href="([^"]+)">([^<]+)</a> \(transportadoras, alterado\)', summary)
+    assert links == [("/transportadoras/11222333000181/", "11222333000181")]
+    assert "VIACAO CERRADO S.A." in page_text(second / "transportadoras" / "11222333000181" / "index.html")

@@ -51,10 +51,11 @@ from feedgenerator import Atom1Feed
 
 from ..contract.clock import local_moment
 from ..contract.identifiers import slugify
-from ..contract.kinds import BY_NAME
+from ..contract.kinds import BY_NAME, KIND_OF_TABLE
 from ..publish.datapackage import FICTIONAL_LABEL, LICENSE, PORTAL
 from ..read.provenance import STALE
 from ..release.versions import version_date
+from . import urls
 from .coverage import NOUNS, PHRASES, join
 from .filters import data_br, numero, reais
 
@@ -400,6 +401,54 @@ def _recomputed(table: dict) -> str:
     return f", {n} recalculado(s)" if isinstance(n, int) and not isinstance(n, bool) and n else ""
 
 
+LINKED_RECORDS = 20  # records linked per table and kind of change in an entry of the feed of changes
+
+
+def _changes_summary(result: dict, href: Callable[[str], str]) -> tuple[str, str]:
+    """An entry of the feed of changes: what the sources changed first, in all and table by table, then the
+    tables the portal recomputed; and, as HTML, a link to the page of each record the sources included or
+    changed (up to :data:`LINKED_RECORDS` a table and kind: the rest are in the release's mudancas.json)."""
+    changed = [t for t in result["tabelas"] if t["situacao"] != "sem_mudancas"]
+    if not changed:
+        return "Nenhum registro mudou.", ""
+    # the tables the sources changed (rows, columns, the table itself); the others the portal recomputed
+    stated = [t for t in changed if not t.get("calculada") and (
+        t["incluidos"] or t["removidos"] or t["alterados"] or t.get("colunas_novas") or t.get("colunas_removidas")
+        or t["situacao"] in ("nova", "removida"))]
+    made = [t for t in changed if t not in stated]
+
+    def counts(t: dict) -> str:
+        if not t.get("calculada") and t not in stated:  # a source's table whose derived fields alone changed
+            return f"{t['tabela']}: {t.get('recalculados', 0)} recalculado(s)"
+        return (f"{t['tabela']}: {t['incluidos']} incluído(s), {t['removidos']} removido(s), "
+                f"{t['alterados']} alterado(s){_recomputed(t)}")
+
+    total = (result.get("resumo") or {}).get("fontes") or {
+        k: sum(t.get(k, 0) for t in stated) for k in ("incluidos", "removidos", "alterados")}
+    parts = [f"Pelas fontes: {total['incluidos']} incluído(s), {total['removidos']} removido(s), "
+             f"{total['alterados']} alterado(s)" + (f" ({'; '.join(counts(t) for t in stated)})" if stated else "") + "."]
+    if made:
+        parts.append(f"Recalculadas pelo portal: {'; '.join(counts(t) for t in made)}.")
+    links = []
+    for t in stated:
+        kind = KIND_OF_TABLE.get(t["tabela"])
+        if kind is None:
+            continue
+        key = BY_NAME[kind].key
+        for change, said in (("incluidos", "incluído"), ("alterados", "alterado")):
+            rows = (t.get("linhas") or {}).get(change) or []
+            keys = [str(r["chave"][key]) for r in rows if isinstance(r.get("chave"), dict) and r["chave"].get(key)]
+            for value in keys[:LINKED_RECORDS]:
+                slug = slugify(value)
+                if slug:
+                    links.append(f'<li><a href="{html.escape(href(urls.url(kind, slug=slug)))}">'
+                                 f"{html.escape(value)}</a> ({t['tabela']}, {said})</li>")
+            if t.get(change, 0) > min(len(keys), LINKED_RECORDS):
+                links.append(f"<li>e mais {t[change] - min(len(keys), LINKED_RECORDS)} {said}(s) em "
+                             f"{t['tabela']}: ver mudancas.json</li>")
+    return " ".join(parts), f"<ul>{''.join(links)}</ul>" if links else ""
+
+
 CHANGES = {"path": "feeds/mudancas.atom.xml", "titulo": "Mudanças entre versões dos dados abertos",
            "pagina": "/dados/mudancas/"}
 
@@ -432,14 +481,13 @@ def write_changes(out: Path, entries: list[tuple[str, dict]], descriptor: dict, 
                  updated=version_date(entries[0][0]) if entries else as_of)
     for name, result in entries:
         day = version_date(name)
-        changed = [t for t in result["tabelas"] if t["situacao"] != "sem_mudancas"]
-        summary = "; ".join(f"{t['tabela']}: {t['incluidos']} incluído(s), {t['removidos']} removido(s), "
-                            f"{t['alterados']} alterado(s){_recomputed(t)}" for t in changed) or "Nenhum registro mudou."
+        summary, links = _changes_summary(result, href)
         when = _moment(day)
         url = f"/dados/versoes/{name}/"
         code = f" ({name[11:]})" if len(name) > 10 else ""  # two releases of one date: told apart by their code
         atom.add_item(title=f"Versão de {data_br(day)}{code} (comparada com a de {_line(str(result.get('anterior') or '—'))})",
-                      link=href(url + "mudancas.json"), description=_summary(summary, fictional), unique_id=unique(url),
+                      link=href(url + "mudancas.json"), description=_summary(summary, fictional) + links,
+                      unique_id=unique(url),
                       pubdate=when, updateddate=when)
     target = out / CHANGES["path"]
     target.parent.mkdir(parents=True, exist_ok=True)
