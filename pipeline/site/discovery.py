@@ -1,6 +1,7 @@
 """What crawlers and catalogues read first: ``robots.txt`` and, when the build knows the site's public
-address (``--site-url``), ``sitemap.xml`` listing every page with an absolute URL. Dates come from
-``--as-of``, never from the clock, so the same input gives the same bytes. A sitemap holds at most 50,000
+address (``--site-url``), ``sitemap.xml`` listing every page with an absolute URL (and no date of change,
+which the build does not know). The index's dates come from ``--as-of``, never from the clock, so the same
+input gives the same bytes. A sitemap holds at most 50,000
 URLs (sitemaps.org); past that, ``sitemap.xml`` is an index of ``sitemap-<n>.xml`` files."""
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ def write(site: Path, site_url: str, as_of: date) -> int:
     chunks = [urls[i:i + MAX_URLS] for i in range(0, len(urls), MAX_URLS)] or [[]]
 
     def urlset(items: list[str]) -> str:
-        rows = "".join(f"<url><loc>{escape(u)}</loc><lastmod>{day}</lastmod></url>\n" for u in items)
+        # no <lastmod> per page: the build knows when it made a page, not when the page's facts last changed,
+        # and a date that moves every night on every page would say that all of them did
+        rows = "".join(f"<url><loc>{escape(u)}</loc></url>\n" for u in items)
         return f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{_NS}">\n{rows}</urlset>\n'
 
     if len(chunks) == 1:
