@@ -397,8 +397,9 @@ def test_issued_and_modified_are_the_sources_dates_not_the_calculation_date(real
         assert g.value(table, DCT.issued) == Literal("2026-10", datatype=gym)
         assert g.value(table, DCT.modified) == Literal("2026-10", datatype=gym)
         package = URIRef(f"{SITE}/dados/#pacote")
-        assert g.value(package, DCT.issued) == Literal(date(1993, 10, 8))  # the decree's enquadramentos
-        assert g.value(package, DCT.modified) == Literal("2026-10", datatype=gym)
+        # the package is the portal's publication: issued by its first release (this one: none was kept
+        # before), not by the decree's 1993 (issue 35)
+        assert g.value(package, DCT.issued) == g.value(package, DCT.modified) == Literal(as_of)
         enquadramentos = URIRef(f"{SITE}/dados/enquadramentos/#tabela")
         assert g.value(enquadramentos, DCT.modified) == Literal(date(1993, 10, 8))
         for d in g.objects(table, DCAT.distribution):
@@ -432,6 +433,8 @@ def test_without_source_dates_the_kept_releases_date_the_content(files):
     assert by_id[f"{SITE}/dados/infracoes/"]["modified"] == "2026-11-01"
     assert by_id[f"{SITE}/dados/infracoes/"]["issued"] == "2026-09-01"
     assert by_id[f"{SITE}/dados/linhas/"]["modified"] == "2026-09-01"  # the same in every release kept
+    # the package: issued by the first release kept, changed last when its tables were (infracoes, 2026-11-01)
+    assert (by_id[f"{SITE}/dados/"]["issued"], by_id[f"{SITE}/dados/"]["modified"]) == ("2026-09-01", "2026-11-01")
     assert catalog.data_json(descriptor, files, SITE, AS_OF, {})["dataset"][1]["modified"] == AS_OF.isoformat()
 
 

@@ -560,8 +560,13 @@ def _released(descriptor: Mapping, as_of: date, facts: Facts, table: str | None)
     """(issued, modified) of a dataset where no source dates it, from the kept releases: the first release
     that published the table, and the first of the latest run of releases with its present SHA-256."""
     history = _history(descriptor, as_of, facts)
-    if table is None:
-        return history[-1][0], history[0][0]
+    if table is None:  # the package: its first release, and the first of the latest run with the same tables
+        since = history[0][0]
+        for d, hashes in history[1:]:
+            if hashes != history[0][1]:
+                break
+            since = d
+        return history[-1][0], since
     first = min((d for d, hashes in history if table in hashes), default=history[0][0])
     present = history[0][1].get(table)
     since = history[0][0]
@@ -574,8 +579,10 @@ def _released(descriptor: Mapping, as_of: date, facts: Facts, table: str | None)
 
 def _dates(descriptor: Mapping, as_of: date, facts: Facts, table: str | None) -> tuple[str, str]:
     """(issued, modified) of a dataset: the oldest and the newest date of its sources (the data's dates);
-    where a source declares no date, what the kept releases say of the table counts with them."""
-    if _by_the_portal(descriptor, table):  # its dates are the releases' that published it, not the sources'
+    where a source declares no date, what the kept releases say of the table counts with them. The package,
+    which the portal assembles, and a table the portal makes are dated by the releases that published them:
+    the decree's 1993 is not when the package was issued."""
+    if table is None or _by_the_portal(descriptor, table):  # the releases that published it, not the sources
         return _released(descriptor, as_of, facts, table)
     sources = _sources(descriptor, facts, table)
     days = _source_dates(sources)
