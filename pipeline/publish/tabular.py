@@ -189,10 +189,7 @@ class Coded:
         return coded
 
     def numbers(self, name: str) -> tuple:
-        """``(numbers, distinct values)`` of column ``name``."""
-        return self._numbers(name)
-
-    def _numbers(self, name: str) -> tuple:
+        """``(numbers, distinct values)`` of column ``name``, numbered on first use."""
         got = self._numbered.get(name)
         if got is None:
             codes, uniques = pd.factorize(self.df[name], use_na_sentinel=True)
@@ -201,7 +198,7 @@ class Coded:
 
     def forms(self, name: str, fn) -> Forms:
         """``fn`` of each value of column ``name``, to be taken a span at a time (:meth:`rows`)."""
-        codes, uniques = self._numbers(name)
+        codes, uniques = self.numbers(name)
         return Forms(codes, uniques, fn)
 
     def spans(self):

@@ -17,6 +17,7 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 
 MIN_PER_WORKER = 200  # below this a fork costs more than it saves
 
@@ -139,33 +140,17 @@ class Call:
 
 
 class Feed:
-    """``consume(messages)`` run in a forked child while the caller goes on sending it ``messages`` one by one
-    (:meth:`send`, pickled through a pipe, which holds the caller back when the child falls behind): work
-    done beside the caller's, on another core. :meth:`close` ends the messages and waits for the child; a
-    failure of the child is raised there, or at the next :meth:`send` once it has ended, as
-    :class:`WorkerError` with its traceback."""
+    """``consume(messages)`` run in a forked child (a :class:`Call`) while the caller goes on sending it
+    ``messages`` one by one (:meth:`send`, pickled through a pipe, which holds the caller back when the child
+    falls behind): work done beside the caller's, on another core. :meth:`close` ends the messages and waits
+    for the child; a failure of the child is raised there (as :meth:`Call.result` raises it), or at the next
+    :meth:`send` once it has ended."""
 
     def __init__(self, consume: Callable[[Iterator], None]):
-        sys.stdout.flush()
-        sys.stderr.flush()
         read, write = os.pipe()
-        verdict_read, verdict_write = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # the child
-            os.close(write)
-            os.close(verdict_read)
-            try:
-                with os.fdopen(read, "rb") as fh:
-                    consume(_messages(fh))
-                payload = pickle.dumps((True, None))
-            except BaseException:
-                payload = pickle.dumps((False, traceback.format_exc()))
-            with os.fdopen(verdict_write, "wb") as fh:
-                fh.write(payload)
-            os._exit(0)
+        self.call = Call(partial(_consume, consume, read, write))
         os.close(read)
-        os.close(verdict_write)
-        self.out, self.verdict = os.fdopen(write, "wb"), verdict_read
+        self.out = os.fdopen(write, "wb")
 
     def send(self, message) -> None:
         try:
@@ -176,21 +161,21 @@ class Feed:
             raise WorkerError("o processo auxiliar terminou antes do fim dos dados") from None
 
     def close(self) -> None:
-        if self.pid is None:
+        if self.call is None:
             return
         try:
             self.out.close()
         except BrokenPipeError:
             pass
-        with os.fdopen(self.verdict, "rb") as fh:
-            data = fh.read()
-        os.waitpid(self.pid, 0)
-        self.pid = None
-        if not data:
-            raise WorkerError("o processo auxiliar terminou sem resposta")
-        ok, value = pickle.loads(data)
-        if not ok:
-            raise WorkerError(f"o processo auxiliar falhou:\n{value}")
+        call, self.call = self.call, None
+        call.result()
+
+
+def _consume(consume: Callable[[Iterator], None], read: int, write: int) -> None:
+    """The child of a :class:`Feed`: the messages read from the pipe until the caller closes it."""
+    os.close(write)
+    with os.fdopen(read, "rb") as fh:
+        consume(_messages(fh))
 
 
 def _messages(fh) -> Iterator:
