@@ -513,9 +513,15 @@ def _publisher(sources: Sequence[Mapping]) -> str | None:
     return (_publisher_name(sources[0]) or None) if sources else None
 
 
-def _publisher_type(name: str) -> str | None:
+def _body_named(name: str) -> PublicBody | None:
+    """The public body whose official name ``name`` holds, if any."""
     folded = name.casefold()
-    return next((b.kind for b in PUBLIC_BODIES if b.name.casefold() in folded), None)
+    return next((b for b in PUBLIC_BODIES if b.name.casefold() in folded), None)
+
+
+def _publisher_type(name: str) -> str | None:
+    body = _body_named(name)
+    return body.kind if body is not None else None
 
 
 def _official(name: str | None) -> str | None:
@@ -527,10 +533,7 @@ def _official(name: str | None) -> str | None:
 def public_body(name: str) -> PublicBody | None:
     """The public body a real source's publisher names; None for another, or for a fictional source (whose
     publisher is nobody's: no real body's CNPJ or home page is given to it)."""
-    folded = name.casefold()
-    if FICTIONAL_LABEL.casefold() in folded:
-        return None
-    return next((b for b in PUBLIC_BODIES if b.name.casefold() in folded), None)
+    return None if FICTIONAL_LABEL.casefold() in name.casefold() else _body_named(name)
 
 
 def _source_dates(sources: Sequence[Mapping]) -> list[str]:
