@@ -146,6 +146,8 @@ def read_columns(table: Table, path: Path, shown: str, size: int):
             verdict = np.fromiter((known[v] if v in known else known.setdefault(v, not v.strip())
                                    for v in encoded.dictionary.to_pylist()), dtype=bool, count=len(encoded.dictionary))
             empty &= verdict[encoded.indices.to_numpy(zero_copy_only=False)]
+            if not empty.any():  # a column with no blank cell: no row is blank, the rest need no look
+                break
         kept = numbered.filter(pa.array(~empty)) if empty.any() else numbered
         held.append(kept)
         rows += kept.num_rows
