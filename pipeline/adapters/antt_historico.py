@@ -8,8 +8,9 @@ of the regime that replaced Decreto nº 952/1993: no rule of the decree applies 
 
 from __future__ import annotations
 
-from .antt_linhas_secoes import LineSteps
-from .base import Layout, Row
+from .antt_linhas_secoes import LineRules
+from .base import Layout
+from .columnar import Conflicts, IngestReport, Judged, Rule, keep_once, key_order, line_rules
 from .common import parse_date_either
 
 NAME = "antt-historico-linhas"
@@ -18,39 +19,50 @@ HEADER = ("cnpj", "razao_social", "data_autorizacao", "prefixo", "descricao_linh
           "data_atualizacao", "protocolo_historico", "decricao_historico", "situacao_servico", "ambito_linha")
 
 
-class History(LineSteps):
+def _folded(column: str) -> Rule:
+    return Rule(column, (column,), (column,), lambda text: ((" ".join(text.split()),), None))
+
+
+class History(LineRules):
     """One row per recorded event of a line -> transportadoras, linhas, historico_linhas."""
 
     NAME = NAME
     TITLE = TITLE
     PRINCIPAL = "historico_linhas"
     LAYOUTS = (Layout("SIGMA (2025-)", HEADER, {"decricao_historico": "descricao_historico"}),)
-    STEPS = ("ambit", "authorisation", "dates", "protocol")
     MIXED_DATES = ("data_atualizacao", "data_autorizacao")
 
-    def dates(self, row: Row) -> str | None:
-        for column in self.MIXED_DATES:
-            row.values[column], why = parse_date_either(row.cells[column], column, self.mixed[column])
-            if why:
-                return why
-        if not row.values["data_atualizacao"]:
-            return 'data do registro ausente: coluna "data_atualizacao" vazia'
-        return None
+    def rules(self) -> list[Rule]:
+        def date_of(column: str) -> Rule:
+            def judge(text: str):
+                day, why = parse_date_either(text, column, self.mixed[column])
+                return (day,), why
+            return Rule(column, (column,), (column,), judge)
 
-    def protocol(self, row: Row) -> str | None:
-        row.values["protocolo"] = " ".join(row.cells["protocolo_historico"].split())
-        return None if row.values["protocolo"] else 'protocolo ausente: coluna "protocolo_historico" vazia'
+        def recorded(text: str):
+            return (), None if text.strip() else 'data do registro ausente: coluna "data_atualizacao" vazia'
 
-    def keep(self, row: Row) -> None:
-        key = (row.prefixo, row.values["protocolo"], row.values["data_atualizacao"])
-        self.add_line(row)
-        new = {"linha_prefixo": row.prefixo, "transportadora_cnpj": row.cnpj,
-               "data_atualizacao": row.values["data_atualizacao"], "protocolo": row.values["protocolo"],
-               "descricao": " ".join(row.cells["descricao_historico"].split()),
-               "situacao_servico": " ".join(row.cells["situacao_servico"].split()),
-               "tipo_servico": row.cells["tipo_servico"].strip(), "tipo_autorizacao": row.values["tipo_autorizacao"],
-               "data_autorizacao": row.values["data_autorizacao"]}
-        self.keep_once(row, key, new, ("descricao", "situacao_servico"), "o mesmo registro (linha, protocolo, data) já foi lido")
+        def protocol(text: str):
+            folded = " ".join(text.split())
+            return (folded,), None if folded else 'protocolo ausente: coluna "protocolo_historico" vazia'
 
-    def tables(self) -> dict[str, list[dict]]:
-        return {**self.line_tables(), "historico_linhas": self.kept()}
+        return [*line_rules(self.schema), self.ambit(), self.authorisation(),
+                *(date_of(c) for c in self.MIXED_DATES), Rule("recorded", ("data_atualizacao",), (), recorded),
+                Rule("protocol", ("protocolo_historico",), ("protocolo",), protocol), self.service(),
+                _folded("descricao_historico"), _folded("situacao_servico")]
+
+    def keep(self, judged: Judged, report: IngestReport) -> dict:
+        v, lines, conflicts = judged.values, judged.rows.row_numbers, Conflicts()
+        tables = self.line_tables(judged, report, conflicts)
+        keys = [v["prefixo"], v["protocolo"], v["data_atualizacao"]]
+        kept = keep_once(report, conflicts, lines, keys,
+                         [("descricao", v["descricao_historico"]), ("situacao_servico", v["situacao_servico"])],
+                         self.PRINCIPAL, "o mesmo registro (linha, protocolo, data) já foi lido", lambda x: x or "")
+        conflicts.report(report)
+        kept = kept[key_order([k[kept] for k in keys])]
+        table = {"linha_prefixo": v["prefixo"][kept], "transportadora_cnpj": v["cnpj"][kept],
+                 "data_atualizacao": v["data_atualizacao"][kept], "protocolo": v["protocolo"][kept],
+                 "descricao": v["descricao_historico"][kept], "situacao_servico": v["situacao_servico"][kept],
+                 "tipo_servico": v["tipo_servico"][kept], "tipo_autorizacao": v["tipo_autorizacao"][kept],
+                 "data_autorizacao": v["data_autorizacao"][kept]}
+        return {**tables, "historico_linhas": (table, len(kept))}

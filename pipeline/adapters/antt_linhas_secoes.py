@@ -13,8 +13,22 @@ from __future__ import annotations
 
 import re
 
-from ..contract.schema import Schema
-from .base import Adapter, Layout, Row
+import numpy as np
+import pandas as pd
+
+from .base import Layout
+from .columnar import (
+    ColumnAdapter,
+    Conflicts,
+    IngestReport,
+    Judged,
+    Rule,
+    carriers,
+    firsts,
+    keep_once,
+    line_rules,
+    per_text,
+)
 from .common import Ends, fold_code, parse_place_code
 
 TITLE = "Linhas e seções"  # the export's name at the regulator
@@ -82,100 +96,111 @@ def _joins_terminals(section: dict, ends: Ends) -> str | None:
     return None
 
 
-class LineSteps(Adapter):
-    """The row steps of every SIGMA file whose rows name a line with its ambit and how it is run (the
-    sections, the paralysed services, the history)."""
+class LineRules(ColumnAdapter):
+    """The checks and tables of every SIGMA file whose rows name a line with its ambit and how it is run (the
+    sections, the paralysed services, the history), run by column (pipeline/adapters/columnar.py)."""
 
-    def ambit(self, row: Row) -> str | None:
-        row.values["ambito"] = ambit(row.cells["ambito_linha"])
-        if row.values["ambito"] is None:
-            return f'âmbito desconhecido: coluna "ambito_linha" = "{row.cells["ambito_linha"]}"'
-        return None
+    @staticmethod
+    def ambit() -> Rule:
+        def judge(text: str):
+            value = ambit(text)
+            return (value,), None if value else f'âmbito desconhecido: coluna "ambito_linha" = "{text}"'
+        return Rule("ambit", ("ambito_linha",), ("ambito",), judge)
 
-    def authorisation(self, row: Row) -> str | None:
-        text = row.cells["outorga_secao"]
-        row.values["tipo_autorizacao"] = AUTHORISATIONS.get(fold_code(text)) if text.strip() else ""
-        if row.values["tipo_autorizacao"] is None:
-            return f'tipo de autorização desconhecido: coluna "outorga_secao" = "{text}"'
-        return None
+    @staticmethod
+    def authorisation() -> Rule:
+        def judge(text: str):
+            value = AUTHORISATIONS.get(fold_code(text)) if text.strip() else ""
+            return (value,), None if value is not None else f'tipo de autorização desconhecido: coluna "outorga_secao" = "{text}"'
+        return Rule("authorisation", ("outorga_secao",), ("tipo_autorizacao",), judge)
 
-    def places(self, row: Row) -> str | None:
-        section = row.values["secao"] = {}
+    @staticmethod
+    def places() -> list[Rule]:
+        """The section's two ends, origin first: a name and a UF or a country each."""
+        rules = []
         for side, mun_col, uf_col in (("origem", "municipio_origem", "uf_origem"),
                                       ("destino", "municipio_destino", "uf_destino")):
-            mun = " ".join(row.cells[mun_col].split())
-            uf = parse_place_code(row.cells[uf_col])
-            if not mun:
-                return f'seção sem {side}: coluna "{mun_col}" vazia'
-            if uf is None:
-                return f'UF ilegível: coluna "{uf_col}" = "{row.cells[uf_col]}" não é uma UF nem um país conhecido'
-            section[f"{side}_municipio"], section[f"{side}_uf"] = mun, uf
-        return None
+            def judge(mun_text: str, uf_text: str, side=side, mun_col=mun_col, uf_col=uf_col):
+                mun, uf = " ".join(mun_text.split()), parse_place_code(uf_text)
+                if not mun:
+                    return None, f'seção sem {side}: coluna "{mun_col}" vazia'
+                if uf is None:
+                    return None, f'UF ilegível: coluna "{uf_col}" = "{uf_text}" não é uma UF nem um país conhecido'
+                return (mun, uf), None
+            rules.append(Rule(side, (mun_col, uf_col), (f"{side}_municipio", f"{side}_uf"), judge))
+        return rules
 
-    def add_line(self, row: Row) -> bool:
-        """The row's carrier and line (a later row of the line that says otherwise: a conflict)."""
-        self.carriers.add(row.cnpj, row.cells["razao_social"], row.n)
-        descricao = " ".join(row.cells["descricao_linha"].split())
-        ambito = row.values["ambito"]
-        return self.lines.add(row.n, row.prefixo, row.ends, ambito, descricao_linha=descricao, cnpj=row.cnpj,
-                              ambito_linha=ambito)
+    @staticmethod
+    def service() -> Rule:
+        return Rule("tipo_servico", ("tipo_servico",), ("tipo_servico",), lambda text: ((text.strip(),), None))
 
-    def line_tables(self) -> dict[str, list[dict]]:
-        return {"transportadoras": self.carriers.rows(), "linhas": [self.lines.rows[p] for p in sorted(self.lines.rows)]}
+    def line_tables(self, judged: Judged, report: IngestReport, conflicts: Conflicts) -> dict[str, list[dict]]:
+        """The transportadoras and linhas of the kept rows (``common.Carriers``, ``common.Lines``): each line as
+        its first row names it, a later row of the line that says otherwise a conflict."""
+        v, lines = judged.values, judged.rows.row_numbers
+        transportadoras = carriers(report, conflicts, v["cnpj"], v["razao_social"], lines)
+        key = pd.factorize(v["prefixo"])[0]
+        first = firsts(key)
+        for order, campo, values in ((1, "descricao_linha", v["descricao_linha"]), (2, "cnpj", v["cnpj"]),
+                                     (3, "ambito_linha", v["ambito"])):
+            conflicts.compare(order, key, values, lines, "prefixo", lambda f: v["prefixo"][f], campo, str)
+        rows, self.line_ends = {}, {}
+        for f in np.flatnonzero(first == np.arange(len(key))).tolist():
+            ends, prefixo = v["ends"][f], v["prefixo"][f]
+            rows[prefixo] = {"prefixo": prefixo, "descricao": v["descricao_linha"][f],
+                             "origem_municipio": ends.origem_municipio, "origem_uf": ends.origem_uf,
+                             "destino_municipio": ends.destino_municipio, "destino_uf": ends.destino_uf,
+                             "ambito": v["ambito"][f], "via": ends.via}
+            self.line_ends[prefixo] = ends
+        self.line_rows = rows
+        return {"transportadoras": transportadoras, "linhas": [rows[p] for p in sorted(rows)]}
 
 
-class LinesAndSections(LineSteps):
+SECTION = ("origem_municipio", "origem_uf", "destino_municipio", "destino_uf")
+
+
+class LinesAndSections(LineRules):
     """One row per section of a line -> transportadoras, linhas, secoes."""
 
     NAME = NAME
     TITLE = TITLE
     PRINCIPAL = "secoes"
     LAYOUTS = (Layout("2021 e SIGMA (2025-)", tuple(HEADER)),)
-    STEPS = ("ambit", "places", "extension", "authorisation")
 
-    def __init__(self, schema: Schema, report, layout: Layout):
-        super().__init__(schema, report, layout)
-        self.line_ends: dict[str, Ends] = {}
-        self.sections: dict[tuple, dict] = {}  # primary key of secoes -> row
-        self.section_line: dict[tuple, int] = {}
+    def rules(self) -> list[Rule]:
+        def extension(text: str):
+            km, why = parse_km(text)
+            return (km,), why
+        return [*line_rules(self.schema), self.ambit(), *self.places(),
+                Rule("extension", ("extensao_secao",), ("extensao_km",), extension), self.authorisation(),
+                self.service()]
 
-    def extension(self, row: Row) -> str | None:
-        row.values["km"], why = parse_km(row.cells["extensao_secao"])
-        return why
-
-    def keep(self, row: Row) -> None:
-        section, n, prefixo = row.values["secao"], row.n, row.prefixo
-        pk = (prefixo, section["origem_municipio"], section["origem_uf"], section["destino_municipio"],
-              section["destino_uf"])
-        if pk in self.sections:
-            self.report.merge(n, self.section_line[pk], "a mesma seção já foi lida; a transportadora desta linha "
-                                                        "fica registrada")
-        else:
-            self.report.keep()
-        if self.add_line(row):
-            self.line_ends[prefixo] = row.ends
-        new = {"linha_prefixo": prefixo, **section, "extensao_km": row.values["km"],
-               "tipo_servico": row.cells["tipo_servico"].strip(), "tipo_autorizacao": row.values["tipo_autorizacao"]}
-        if pk not in self.sections:
-            self.sections[pk], self.section_line[pk] = new, n
-            return
-        for campo in ("extensao_km", "tipo_servico", "tipo_autorizacao"):
-            if self.sections[pk][campo] != new[campo]:
-                self.report.conflict("secao", " | ".join(pk), campo, _km_or_text(self.sections[pk][campo]),
-                                     _km_or_text(new[campo]), n, self.section_line[pk])
-
-    def tables(self) -> dict[str, list[dict]]:
-        # A line's extension is its terminal-to-terminal section's (either direction), when listed.
-        for s in self.sections.values():
-            direction = _joins_terminals(s, self.line_ends[s["linha_prefixo"]])
-            line = self.lines.rows[s["linha_prefixo"]]
-            if direction and s["extensao_km"] is not None and (direction == "ida" or "extensao_km" not in line):
-                line["extensao_km"] = s["extensao_km"]
-        for s in self.sections.values():
-            s["extensao_km"] = _km(s["extensao_km"])
-        for line in self.lines.rows.values():
-            line["extensao_km"] = _km(line.get("extensao_km"))
-        return {**self.line_tables(), "secoes": list(self.sections.values())}
+    def keep(self, judged: Judged, report: IngestReport) -> dict:
+        v, lines, conflicts = judged.values, judged.rows.row_numbers, Conflicts()
+        tables = self.line_tables(judged, report, conflicts)
+        kept = keep_once(report, conflicts, lines, [v["prefixo"], *(v[c] for c in SECTION)],
+                         [(c, v[c]) for c in ("extensao_km", "tipo_servico", "tipo_autorizacao")], "secao",
+                         "a mesma seção já foi lida; a transportadora desta linha fica registrada", _km_or_text)
+        conflicts.report(report)
+        sections = {"linha_prefixo": v["prefixo"][kept], **{c: v[c][kept] for c in SECTION},
+                    "extensao_km": v["extensao_km"][kept], "tipo_servico": v["tipo_servico"][kept],
+                    "tipo_autorizacao": v["tipo_autorizacao"][kept]}
+        # A line's extension is its terminal-to-terminal section's (either direction), when listed: the last
+        # such section from origin to destination, else the first the other way.
+        km = sections["extensao_km"]
+        going, coming = {}, {}
+        for i in np.flatnonzero(np.not_equal(km, None).astype(bool)).tolist():
+            section = {c: sections[c][i] for c in SECTION}
+            prefixo = sections["linha_prefixo"][i]
+            direction = _joins_terminals(section, self.line_ends[prefixo])
+            if direction == "ida":
+                going[prefixo] = km[i]
+            elif direction == "volta":
+                coming.setdefault(prefixo, km[i])
+        for prefixo, line in self.line_rows.items():
+            line["extensao_km"] = _km(going.get(prefixo, coming.get(prefixo)))
+        sections["extensao_km"] = per_text(km, _km)
+        return {**tables, "secoes": (sections, len(kept))}
 
 
 def _km_or_text(value) -> str:

@@ -8,40 +8,43 @@ replaced Decreto nº 952/1993: the date is published as stated, no rule of the d
 
 from __future__ import annotations
 
-from .antt_linhas_secoes import HEADER, LineSteps
-from .base import Layout, Row
+from .antt_linhas_secoes import HEADER, SECTION, LineRules
+from .base import Layout
+from .columnar import Conflicts, IngestReport, Judged, Rule, keep_once, key_order, line_rules
 from .common import parse_date_either
 
 NAME = "antt-servicos-paralisados"
 TITLE = "Serviços paralisados"
 
 
-class Paralysed(LineSteps):
+class Paralysed(LineRules):
     """One row per paralysed section -> transportadoras, linhas, paralisacoes."""
 
     NAME = NAME
     TITLE = TITLE
     PRINCIPAL = "paralisacoes"
     LAYOUTS = (Layout("SIGMA (2025-)", (*HEADER, "data_paralisacao")),)
-    STEPS = ("ambit", "places", "authorisation", "since")
     MIXED_DATES = ("data_paralisacao",)
 
-    def since(self, row: Row) -> str | None:
-        row.values["data"], why = parse_date_either(row.cells["data_paralisacao"], "data_paralisacao",
-                                                    self.mixed["data_paralisacao"])
-        if why is None and not row.values["data"]:
-            why = 'data da paralisação ausente: coluna "data_paralisacao" vazia'
-        return why
+    def rules(self) -> list[Rule]:
+        def since(text: str):
+            day, why = parse_date_either(text, "data_paralisacao", self.mixed["data_paralisacao"])
+            if why is None and not day:
+                why = 'data da paralisação ausente: coluna "data_paralisacao" vazia'
+            return (day,), why
+        return [*line_rules(self.schema), self.ambit(), *self.places(), self.authorisation(),
+                Rule("since", ("data_paralisacao",), ("data_paralisacao",), since), self.service()]
 
-    def keep(self, row: Row) -> None:
-        s = row.values["secao"]
-        key = (row.prefixo, s["origem_municipio"], s["origem_uf"], s["destino_municipio"], s["destino_uf"],
-               row.values["data"])
-        self.add_line(row)
-        new = {"linha_prefixo": row.prefixo, "transportadora_cnpj": row.cnpj, **s, "data_paralisacao": row.values["data"],
-               "tipo_servico": row.cells["tipo_servico"].strip(), "tipo_autorizacao": row.values["tipo_autorizacao"]}
-        self.keep_once(row, key, new, ("tipo_servico", "tipo_autorizacao", "transportadora_cnpj"),
-                       "a mesma seção paralisada na mesma data já foi lida")
-
-    def tables(self) -> dict[str, list[dict]]:
-        return {**self.line_tables(), "paralisacoes": self.kept()}
+    def keep(self, judged: Judged, report: IngestReport) -> dict:
+        v, lines, conflicts = judged.values, judged.rows.row_numbers, Conflicts()
+        tables = self.line_tables(judged, report, conflicts)
+        keys = [v["prefixo"], *(v[c] for c in SECTION), v["data_paralisacao"]]
+        kept = keep_once(report, conflicts, lines, keys,
+                         [("tipo_servico", v["tipo_servico"]), ("tipo_autorizacao", v["tipo_autorizacao"]),
+                          ("transportadora_cnpj", v["cnpj"])], self.PRINCIPAL,
+                         "a mesma seção paralisada na mesma data já foi lida", lambda x: x or "")
+        conflicts.report(report)
+        kept = kept[key_order([k[kept] for k in keys])]
+        table = {"linha_prefixo": v["prefixo"][kept], "transportadora_cnpj": v["cnpj"][kept],
+                 **{c: v[c][kept] for c in (*SECTION, "data_paralisacao", "tipo_servico", "tipo_autorizacao")}}
+        return {**tables, "paralisacoes": (table, len(kept))}

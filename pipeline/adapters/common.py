@@ -99,9 +99,9 @@ class IngestReport:
     def __post_init__(self) -> None:
         self._conflict_index: dict[tuple, dict] = {}  # not a field: stays out of to_dict()
 
-    def keep(self) -> None:
-        self.lidas += 1
-        self.mantidas += 1
+    def keep(self, count: int = 1) -> None:
+        self.lidas += count
+        self.mantidas += count
 
     def reject(self, line: int, reason: str, raw: list[str]) -> None:
         self.lidas += 1
@@ -215,6 +215,7 @@ class Export:
     encoding: str
     rows: Iterator[tuple[int, list[str]]]
     layout: int = 0  # which of the layouts given to read_export the header is
+    text: str = ""  # the whole file, decoded (the column engine splits it when it is plain: columnar.py)
 
 
 # A UTF-8 encoded accented Latin letter (U+00C0-U+00FF: two bytes, C3 80-BF): a file that has some
@@ -347,8 +348,13 @@ def read_export(path: Path, layouts: list[list[str]]) -> Export:
     row whose text was damaged by a wrong encoding refuses the whole file."""
     path = Path(path)
     text, encoding = _text_of(path)
-    reader = _reader(text)
-    header = _first_row(reader, path)
+    end = text.find("\n")
+    try:  # the header from the first line alone: the rows' reader is made only if the rows are read so
+        header = _first_row(_reader(text[: end + 1]), path) if end >= 0 else None
+    except IngestError:
+        header = None
+    if header is None:  # no line break, or a header whose quotes span lines: read as the rows are
+        header = _first_row(_reader(text), path)
     found = [h.strip().lower() for h in header]
     if found not in layouts:
         expected = min(layouts, key=lambda cols: len(set(cols) ^ set(found)))  # the nearest layout
@@ -369,6 +375,8 @@ def read_export(path: Path, layouts: list[list[str]]) -> Export:
     width = len(header)
 
     def rows() -> Iterator[tuple[int, list[str]]]:
+        reader = _reader(text)
+        next(reader)  # the header, read above
         last = reader.line_num
         try:
             for cells in reader:
@@ -387,7 +395,7 @@ def read_export(path: Path, layouts: list[list[str]]) -> Export:
             raise IngestError(f"{path}, linha {last + 1}: o CSV não pôde ser lido a partir desta linha "
                               f"({csv_error_pt(str(exc))})") from None
 
-    return Export(path, found, encoding, rows(), layouts.index(found))
+    return Export(path, found, encoding, rows(), layouts.index(found), text)
 
 
 # --- parsing helpers: each returns (value, None) or (None, pt-BR reason) -------------------------
@@ -699,9 +707,15 @@ def write_package(out: Path, tables: dict[str, list[dict]], schema: Schema, sour
     for name, rows in tables.items():
         table = schema[name]
         counts[name] = write_table(out / table.filename, table.field_names, rows)
-    descriptor = dict(schema.descriptor, sources=[source])
-    (out / "datapackage.json").write_text(json.dumps(descriptor, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    write_descriptor(out, schema, source)
     return counts
+
+
+def write_descriptor(out: Path, schema: Schema, source: dict) -> None:
+    """The project's ``datapackage.json`` with this folder's ``sources``."""
+    descriptor = dict(schema.descriptor, sources=[source])
+    (Path(out) / "datapackage.json").write_text(json.dumps(descriptor, ensure_ascii=False, indent=2) + "\n",
+                                                encoding="utf-8")
 
 
 def write_report(out: Path, report: IngestReport) -> Path:

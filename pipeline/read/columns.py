@@ -97,22 +97,30 @@ def plain_csv(path: Path, width: int) -> bool:
                 decoder.decode(chunk, final)
             except UnicodeDecodeError:
                 return False
-            arr = np.frombuffer(chunk, dtype=np.uint8)
-            if (arr == 0).any() or (arr == 34).any():
-                return False
-            returns = np.flatnonzero(arr == 13)
-            if returns.size and (arr[returns + 1] != 10).any():  # chunks end on a line feed: +1 is in
-                return False
-            ends = np.flatnonzero(arr == 10)
-            starts = np.concatenate(([0], ends[:-1] + 1))
-            lengths = ends - starts - (arr[np.maximum(ends - 1, 0)] == 13)
-            if (lengths <= 0).any() or lengths.max() >= MAX_LINE:
-                return False
-            commas = np.flatnonzero(arr == 44)
-            if (np.diff(np.searchsorted(commas, np.concatenate(([-1], ends)))) != width - 1).any():
+            if not plain_lines(np.frombuffer(chunk, dtype=np.uint8), width, b","):
                 return False
             if final:
                 return True
+
+
+def plain_lines(arr: np.ndarray, width: int, delimiter: bytes) -> bool:
+    """Whether the bytes ``arr`` (whole lines, the last ending in a line feed) hold no quote, no NUL, no carriage
+    return but before a line feed, no empty line, no line of :data:`MAX_LINE` bytes or more, and ``width``
+    cells on every line, split by ``delimiter``: lines any CSV reader splits at each delimiter alone."""
+    if (arr == 0).any() or (arr == 34).any():
+        return False
+    returns = np.flatnonzero(arr == 13)
+    if returns.size and (returns[-1] + 1 >= arr.size or (arr[returns + 1] != 10).any()):
+        return False
+    ends = np.flatnonzero(arr == 10)
+    if not ends.size or ends[-1] != arr.size - 1:
+        return False
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    lengths = ends - starts - (arr[np.maximum(ends - 1, 0)] == 13)
+    if (lengths <= 0).any() or lengths.max() >= MAX_LINE:
+        return False
+    cuts = np.flatnonzero(arr == ord(delimiter))
+    return not (np.diff(np.searchsorted(cuts, np.concatenate(([-1], ends)))) != width - 1).any()
 
 
 def read_columns(table: Table, path: Path, shown: str, size: int):

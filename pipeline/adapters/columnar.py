@@ -1,0 +1,403 @@
+"""The adapters' column engine: an export held by column, every rule judged once per distinct text.
+
+An adapter on this engine (:class:`ColumnAdapter`) declares, as the row loop's adapters do, its layouts
+and its checks in order, but each check is a :class:`Rule`: the columns it reads and a function of their
+texts that gives what it parsed and the reason to reject the row (or None). The engine
+
+1. reads the export once (:func:`read_frame`): a plain file (no quote, every line as wide as the header)
+   is split by Arrow; any other goes through ``read_export``'s csv reader, which names what is wrong where;
+2. drops the exact repeats of an earlier row (cells compared with their spaces folded), reports a row of
+   the wrong width;
+3. runs each rule once per distinct combination of its columns' texts and gives every row the first
+   reason of the rules in their order: the message each rule words for the row engine, the same;
+4. hands the rows that passed to the adapter's ``keep``, which makes the tables by column: the first row of
+   a key is kept, a later one is merged and each of its fields that says otherwise is a conflict, reported
+   in the order the row loop reports them (:class:`Conflicts`).
+
+Every row is accounted as the row loop accounts it (``lidas = mantidas + mescladas + duplicadas +
+rejeitadas``) and the package and the report are the row loop's, byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
+
+from ..contract.schema import Schema, load_schema
+from ..read.columns import Columns, plain_lines
+from ..read.writer import write_columns, write_table
+from .base import Layout
+from .common import (
+    TEST_COMPANY_MARK,
+    TEST_COMPANY_NOTE,
+    IngestReport,
+    SourceOptions,
+    fold_code,
+    month_first_only,
+    read_export,
+    source_entry,
+    write_descriptor,
+)
+
+
+def objects(values: Sequence) -> np.ndarray:
+    """``values`` as a one-dimensional object array (tuples and records stay whole)."""
+    out = np.empty(len(values), dtype=object)
+    for i, v in enumerate(values):
+        out[i] = v
+    return out
+
+
+def per_text(values: np.ndarray, fn: Callable[[Any], Any]) -> np.ndarray:
+    """``fn`` of each value of ``values``, called once per distinct value (None given as None)."""
+    codes, distinct = pd.factorize(values, use_na_sentinel=False)
+    return objects([fn(None if v is None or v != v else v) for v in distinct])[codes]
+
+
+def combined(codes: Sequence[np.ndarray]) -> np.ndarray:
+    """One number per row for the combination of its numbers in ``codes`` (numbered in order of first
+    appearance)."""
+    key = np.asarray(codes[0], dtype=np.int64)
+    for more in codes[1:]:
+        more = np.asarray(more, dtype=np.int64)
+        key = pd.factorize(key * (int(more.max(initial=0)) + 1) + more)[0].astype(np.int64)
+    return key
+
+
+def firsts(key: np.ndarray) -> np.ndarray:
+    """Per row, the position of the first row with its ``key``."""
+    if not len(key):
+        return np.zeros(0, dtype=np.int64)
+    _, inverse = np.unique(key, return_inverse=True)
+    _, first = np.unique(inverse, return_index=True)
+    return first[inverse]
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Frame:
+    """An export read: its rows of the header's width, by column (every one, repeats included), and the
+    rows of another width (only a file the csv module read can have them), each with its line."""
+
+    export: Any  # common.Export
+    layout: Layout  # the header's layout
+    rows: Columns
+    odd: list[tuple[int, list[str]]]
+
+    def raw(self, position: int) -> list[str]:
+        """The cells of the row at ``position`` of ``rows``, as read."""
+        return [t[c[position]] for c, t in zip(self.rows.codes, self.rows.texts)]
+
+
+def read_frame(path: Path, layouts: Sequence[Layout]) -> Frame:
+    """The export at ``path`` (checked and decoded by ``read_export``), its columns under the names of the
+    layout its header is."""
+    export = read_export(path, [list(layout.columns) for layout in layouts])
+    layout = layouts[export.layout]
+    names = layout.names
+    split = _split(export.text, names, str(path))
+    if split is not None:
+        return Frame(export, layout, split, [])
+    whole, odd = [], []
+    for n, raw in export.rows:  # read_export refuses the file here, naming the line, if it must
+        (whole if len(raw) == len(names) else odd).append((n, raw))
+    codes, texts = [], []
+    for i in range(len(names)):
+        numbers, distinct = pd.factorize(objects([raw[i] for _, raw in whole]), use_na_sentinel=False)
+        codes.append(numbers.astype(np.int64))
+        texts.append(np.asarray(distinct, dtype=object))
+    lines = np.fromiter((n for n, _ in whole), dtype=np.int64, count=len(whole))
+    return Frame(export, layout, Columns("", list(names), codes, texts, lines, str(path)), odd)
+
+
+_DAMAGED_PAIR = re.compile("[\u00c2\u00c3][\u0080-\u00bf]")  # common._DAMAGED but its U+FFFD, found faster apart
+
+
+def _split(text: str, names: list[str], shown: str) -> Columns | None:
+    """The rows of a plain export split by Arrow (lines numbered from 2, blank rows left out, as the csv
+    reader leaves them); None when the file is not plain or holds damaged text, for the csv reader."""
+    if "\ufffd" in text or _DAMAGED_PAIR.search(text):
+        return None  # the csv reader refuses the file at the row, naming line and column
+    data = text.encode("utf-8")
+    if not plain_lines(np.frombuffer(data, dtype=np.uint8), len(names), b";"):
+        return None
+    labels = [f"c{i}" for i in range(len(names))]
+    table = pacsv.read_csv(
+        pa.py_buffer(data),
+        read_options=pacsv.ReadOptions(skip_rows=1, column_names=labels, use_threads=False),
+        parse_options=pacsv.ParseOptions(delimiter=";", quote_char=False, newlines_in_values=False,
+                                         ignore_empty_lines=False),
+        convert_options=pacsv.ConvertOptions(column_types={n: pa.string() for n in labels}, strings_can_be_null=False,
+                                             quoted_strings_can_be_null=False))
+    codes, texts = [], []
+    blank = np.ones(table.num_rows, dtype=bool)
+    for label in labels:
+        encoded = table.column(label).combine_chunks().dictionary_encode()
+        distinct = np.asarray(encoded.dictionary.to_pylist(), dtype=object)
+        numbers = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        blank &= np.fromiter((not t.strip() for t in distinct), dtype=bool, count=len(distinct))[numbers]
+        codes.append(numbers)
+        texts.append(distinct)
+    lines = np.arange(2, 2 + table.num_rows, dtype=np.int64)
+    rows = Columns("", list(names), codes, texts, lines, shown)
+    return rows.take(np.flatnonzero(~blank)) if blank.any() else rows
+
+
+# --- rules ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A check of a row that reads ``columns`` alone: ``judge(*texts)`` gives ``(values, reason)``, the
+    values (one per name of ``gives``, None where the row is rejected) and the reason to reject the row,
+    or None."""
+
+    name: str
+    columns: tuple[str, ...]
+    gives: tuple[str, ...]
+    judge: Callable[..., tuple[tuple, str | None]]
+
+
+@dataclass
+class Judged:
+    """The rows of a frame with the rules' verdicts: ``values`` by name, per row, and each row's first
+    reason (None for a row that passed every rule)."""
+
+    rows: Columns
+    values: dict[str, np.ndarray]
+    why: np.ndarray
+
+
+def judge(rows: Columns, rules: Sequence[Rule]) -> Judged:
+    n = len(rows)
+    values: dict[str, np.ndarray] = {}
+    why = np.full(n, None, dtype=object)
+    done = np.zeros(n, dtype=bool)
+    for rule in rules:
+        parts = [rows.column(c) for c in rule.columns]
+        if len(parts) == 1:
+            inverse, distinct = parts[0][0], [(t,) for t in parts[0][1]]
+        else:
+            inverse = combined([codes for codes, _ in parts])
+            _, first = np.unique(inverse, return_index=True)
+            distinct = [tuple(texts[codes[i]] for codes, texts in parts) for i in first]
+        verdicts = [rule.judge(*texts) for texts in distinct]
+        reasons = objects([w for _, w in verdicts])
+        bad = np.fromiter((w is not None for _, w in verdicts), dtype=bool, count=len(verdicts))[inverse]
+        take = bad & ~done
+        why[take] = reasons[inverse[take]]
+        done |= bad
+        for k, name in enumerate(rule.gives):
+            values[name] = objects([v[k] if v is not None else None for v, _ in verdicts])[inverse]
+    return Judged(rows, values, why)
+
+
+# --- keeping ----------------------------------------------------------------------------------
+
+
+class Conflicts:
+    """The conflicts of the kept rows, gathered by table and sorted as the row loop meets them: by row, then
+    in the order the adapter compares (carrier, line, then its own table)."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple] = []
+
+    def compare(self, order: int, key: np.ndarray, values: np.ndarray, lines: np.ndarray, chave: str,
+                label: Callable[[int], str], campo: str, shown: Callable[[Any], str]) -> np.ndarray:
+        """Each row whose ``values`` differ from those of the first row of its ``key``; returns the first rows'
+        positions (per row)."""
+        first = firsts(key)
+        differ = np.flatnonzero((first != np.arange(len(key))) & np.not_equal(values, values[first]).astype(bool))
+        for p in differ.tolist():
+            f = int(first[p])
+            self.found.append((p, order, chave, label(f), campo, shown(values[f]), shown(values[p]), int(lines[p]),
+                               int(lines[f])))
+        return first
+
+    def report(self, report: IngestReport) -> None:
+        for _, _, *conflict in sorted(self.found, key=lambda c: (c[0], c[1])):
+            report.conflict(*conflict)
+
+
+def carriers(report: IngestReport, conflicts: Conflicts, cnpj: np.ndarray, razao: np.ndarray,
+             lines: np.ndarray) -> list[dict]:
+    """The transportadoras rows of the kept rows (``common.Carriers``): first spelling kept, the test company
+    flagged, another name under the same CNPJ a conflict."""
+    key = pd.factorize(cnpj)[0]
+    first = conflicts.compare(0, key, razao, lines, "cnpj", lambda f: cnpj[f], "razao_social", str)
+    out = {}
+    for f in np.flatnonzero(first == np.arange(len(key))).tolist():
+        row = {"cnpj": cnpj[f], "razao_social": razao[f]}
+        if TEST_COMPANY_MARK in fold_code(razao[f]):
+            row["observacao"] = TEST_COMPANY_NOTE
+            report.sinalizadas.append({"tabela": "transportadoras", "cnpj": cnpj[f], "razao_social": razao[f],
+                                       "linha": int(lines[f]), "motivo": TEST_COMPANY_NOTE})
+        out[cnpj[f]] = row
+    return [out[c] for c in sorted(out)]
+
+
+def keep_once(report: IngestReport, conflicts: Conflicts, lines: np.ndarray, keys: Sequence[np.ndarray],
+              compared: Sequence[tuple[str, np.ndarray]], chave: str, why: str, shown: Callable[[Any], str],
+              first_order: int = 4) -> np.ndarray:
+    """The first row of each key is kept; a later row of the same key is merged into it (``why`` says so in
+    the report) and each of its ``compared`` fields (name, values) that says otherwise is a conflict of table
+    ``chave``, the first row's value kept. Returns the kept rows' positions, in the file's order."""
+    key = combined([pd.factorize(k, use_na_sentinel=False)[0] for k in keys])
+    first = firsts(key)
+    label = lambda f: " | ".join(str(k[f]) for k in keys)  # noqa: E731
+    for k, (campo, values) in enumerate(compared):
+        conflicts.compare(first_order + k, key, values, lines, chave, label, campo, shown)
+    is_first = first == np.arange(len(key))
+    for p in np.flatnonzero(~is_first).tolist():
+        report.merge(int(lines[p]), int(lines[first[p]]), why)
+    kept = np.flatnonzero(is_first)
+    report.keep(len(kept))
+    return kept
+
+
+def ranked(values: np.ndarray) -> np.ndarray:
+    """Each value's rank in the sorted order of the distinct values (Python's order of strings)."""
+    codes, distinct = pd.factorize(values, use_na_sentinel=False)
+    order = sorted(range(len(distinct)), key=lambda i: distinct[i])
+    rank = np.empty(len(distinct), dtype=np.int64)
+    rank[order] = np.arange(len(distinct))
+    return rank[codes]
+
+
+def key_order(columns: Sequence[np.ndarray]) -> np.ndarray:
+    """The positions of the rows sorted by the tuple of their ``columns`` (as ``sorted`` sorts tuples)."""
+    return np.lexsort([ranked(c) for c in reversed(columns)])
+
+
+# --- the run ----------------------------------------------------------------------------------
+
+
+class ColumnAdapter:
+    """An adapter run by columns. A subclass declares ``NAME``, ``TITLE``, ``PRINCIPAL``, ``LAYOUTS``,
+    ``MIXED_DATES`` (as :class:`.base.Adapter` does), ``rules()`` (its checks, in order) and
+    ``keep(judged, report)``, which returns the package's tables: each a list of records, or a
+    ``(columns, count)`` pair for a table written by column."""
+
+    NAME: ClassVar[str]
+    TITLE: ClassVar[str]
+    PRINCIPAL: ClassVar[str]
+    LAYOUTS: ClassVar[tuple[Layout, ...]]
+    MIXED_DATES: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, schema: Schema, layout: Layout, mixed: dict[str, bool]):
+        self.schema, self.layout, self.mixed = schema, layout, mixed
+
+    def rules(self) -> list[Rule]:
+        raise NotImplementedError
+
+    def keep(self, judged: Judged, report: IngestReport) -> dict:
+        raise NotImplementedError
+
+    @classmethod
+    def run(cls, path: Path, out: Path, schema: Schema | None = None,
+            options: SourceOptions | None = None) -> IngestReport:
+        """Convert the export at ``path`` into a source package in ``out``."""
+        schema = schema or load_schema()
+        frame = read_frame(path, cls.LAYOUTS)
+        layout = frame.layout
+        report = IngestReport(fonte=Path(path).name, adaptador=cls.NAME, codificacao=frame.export.encoding,
+                              principal=cls.PRINCIPAL)
+        source = source_entry(cls.TITLE, path, options or SourceOptions(), report)
+        rows = frame.rows
+        mixed = {}
+        for column in cls.MIXED_DATES:  # which of the date columns mix two orders: every row, as read
+            i = layout.names.index(column)
+            mixed[column] = (any(month_first_only(t) for t in rows.texts[i])
+                             or any(len(raw) > i and month_first_only(raw[i]) for _, raw in frame.odd))
+        adapter = cls(schema, layout, mixed)
+
+        # exact repeats (spaces folded), then rows of another width
+        folded = [objects([" ".join(t.split()) for t in texts]) for texts in rows.texts]
+        key = combined([pd.factorize(f, use_na_sentinel=False)[0][codes] for f, codes in zip(folded, rows.codes)]) \
+            if len(rows) else np.zeros(0, dtype=np.int64)
+        first = firsts(key)
+        repeated = first != np.arange(len(rows))
+        events: list[tuple[int, str, Any]] = []  # (line, what, detail): the duplicates, in the file's order
+        for p in np.flatnonzero(repeated).tolist():
+            events.append((int(rows.row_numbers[p]), "dup", int(rows.row_numbers[first[p]])))
+        rejected: list[tuple[int, str, list[str]]] = []
+        seen: dict[tuple, int] = {}
+        for n, raw in frame.odd:
+            k = tuple(" ".join(c.split()) for c in raw)
+            if k in seen:
+                events.append((n, "dup", seen[k]))
+                continue
+            seen[k] = n
+            rejected.append((n, f"número de colunas: a linha tem {len(raw)} colunas; o cabeçalho tem "
+                                f"{len(layout.names)}", raw))
+        for n, _, first_line in sorted(events):
+            report.duplicate(n, first_line)
+
+        once = np.flatnonzero(~repeated)
+        judged = judge(rows.take(once), adapter.rules())
+        failed = np.flatnonzero(judged.why != None)  # noqa: E711 (elementwise)
+        for p in failed.tolist():
+            rejected.append((int(judged.rows.row_numbers[p]), judged.why[p], frame.raw(int(once[p]))))
+        for n, why, raw in sorted(rejected, key=lambda r: r[0]):
+            report.reject(n, why, raw)
+        passed = np.flatnonzero(judged.why == None)  # noqa: E711
+        kept = Judged(judged.rows.take(passed), {k: v[passed] for k, v in judged.values.items()}, judged.why[passed])
+        tables = adapter.keep(kept, report)
+
+        target = Path(out)
+        target.mkdir(parents=True, exist_ok=True)
+        counts = {}
+        for name, table in tables.items():
+            fields = schema[name].field_names
+            if isinstance(table, tuple):
+                counts[name] = write_columns(target / schema[name].filename, fields, *table)
+            else:
+                counts[name] = write_table(target / schema[name].filename, fields, table)
+        write_descriptor(target, schema, source)
+        report.tabelas = counts
+        report.check()
+        return report
+
+
+# --- the checks every export row of a carrier's line passes first (common.RowChecker) -----------
+
+
+def line_rules(schema: Schema) -> list[Rule]:
+    """The CNPJ, the razão social, the prefix (the schema's pattern) and the description, in that order, as
+    ``common.RowChecker`` reads them."""
+    from .common import parse_cnpj, parse_description
+
+    prefix = re.compile(schema["linhas"].field("prefixo")["constraints"]["pattern"])
+
+    def razao(text: str):
+        folded = " ".join(text.split())
+        return (folded,), None if folded else 'razão social ausente: coluna "razao_social" vazia'
+
+    def prefixo(text: str):
+        code = text.strip()
+        if prefix.fullmatch(code):
+            return (code,), None
+        return None, f'prefixo ilegível: coluna "prefixo" = "{text}" não é NN-NNNN-NN nem AAAA0000000'
+
+    def description(text: str):
+        ends, why = parse_description(text)
+        return (ends, " ".join(text.split())), why
+
+    def cnpj(text: str):
+        digits, why = parse_cnpj(text)
+        return (digits,), why
+
+    return [Rule("cnpj", ("cnpj",), ("cnpj",), cnpj),
+            Rule("razao_social", ("razao_social",), ("razao_social",), razao),
+            Rule("prefixo", ("prefixo",), ("prefixo",), prefixo),
+            Rule("descricao_linha", ("descricao_linha",), ("ends", "descricao_linha"), description)]

@@ -1,0 +1,168 @@
+"""The adapters' column engine (pipeline/adapters/columnar.py): SIGMA's sections, paralysed services and line
+history, read by Arrow when the file is plain and by the csv module otherwise, give the same package and the
+same report either way, and say of each row what the row loop said."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import FIXTURES
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.adapters import IngestError, ingest
+from pipeline.adapters.antt_historico import History
+from pipeline.adapters.antt_linhas_secoes import LinesAndSections
+from pipeline.adapters.antt_paralisados import Paralysed
+from pipeline.adapters.columnar import read_frame
+from pipeline.read.writer import write_columns, write_table
+
+ANTT = FIXTURES / "antt"
+FILES = {"antt-linhas-secoes": ("linhas-secoes-sigma.csv", LinesAndSections),
+         "antt-servicos-paralisados": ("paralisados-sigma.csv", Paralysed),
+         "antt-historico-linhas": ("historico-sigma.csv", History)}
+
+
+def _rows(name: str) -> tuple[list[str], list[list[str]]]:
+    with open(ANTT / name, encoding="latin-1", newline="") as fh:
+        header, *rows = list(csv.reader(fh, delimiter=";"))
+    return header, rows
+
+
+def _hostile(header: list[str], rows: list[list[str]], seed: int) -> list[list[str]]:
+    """The fixture's rows, many times, with repeats (some with other spaces), broken cells, blank rows and rows
+    that say otherwise of a key an earlier row set."""
+    rng = random.Random(seed)
+    at = {c: i for i, c in enumerate(header)}
+    out = [r[:] for r in rows * 6]
+    broken = {"cnpj": ["12.345.678/0001-00", "123"], "razao_social": ["", "EMPRESA TESTE DA ANTT"],
+              "prefixo": ["XX"], "descricao_linha": ["Goiania - Palmas", "GO/Goiânia - SP/São Paulo - Outra"],
+              "ambito_linha": ["ESTADUAL", "Semi-Urbano"], "uf_origem": ["XX"], "municipio_destino": [""],
+              "extensao_secao": ["abc", "1.109,6"], "outorga_secao": ["OUTRA", "Autorização Judicial"],
+              "data_paralisacao": ["", "31/02/2026", "05/06/2026"], "data_atualizacao": ["", "05/06/2026"],
+              "protocolo_historico": [""], "tipo_servico": [" Leito "], "situacao_servico": ["Inativo"]}
+    for column, values in broken.items():
+        if column in at:
+            for value in values:
+                out[rng.randrange(len(out))][at[column]] = value
+    for _ in range(8):
+        copy = out[rng.randrange(len(out))][:]
+        if rng.random() < .5:
+            copy[1] = "  " + copy[1].replace(" ", "   ") + " "
+        out.insert(rng.randrange(len(out)), copy)
+    for _ in range(6):
+        other = out[rng.randrange(len(out))][:]
+        for column in ("razao_social", "descricao_linha", "tipo_servico", "outorga_secao", "situacao_servico"):
+            if column in at and rng.random() < .5:
+                other[at[column]] = out[rng.randrange(len(out))][at[column]]
+        out.insert(rng.randrange(len(out)), other)
+    out.insert(rng.randrange(len(out)), [""] * len(header))
+    return out
+
+
+def _write(path: Path, header: list[str], rows: list[list[str]], quote: bool) -> Path:
+    def cell(text: str) -> str:
+        return '"' + text.replace('"', '""') + '"' if quote else text
+    path.write_bytes(("\r\n".join(";".join(cell(c) for c in r) for r in [header, *rows]) + "\r\n").encode("latin-1"))
+    return path
+
+
+def _package(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+@pytest.mark.parametrize("adapter", FILES)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_arrow_and_the_csv_module_give_the_same_package_and_report(adapter, seed, tmp_path):
+    name, cls = FILES[adapter]
+    header, rows = _rows(name)
+    rows = _hostile(header, rows, seed)
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "quoted").mkdir()
+    plain = _write(tmp_path / "plain" / "export.csv", header, rows, quote=False)
+    quoted = _write(tmp_path / "quoted" / "export.csv", header, rows, quote=True)
+    # the plain file is split by Arrow (its csv reader left unread), the quoted one read by the csv module
+    split, read = read_frame(plain, cls.LAYOUTS), read_frame(quoted, cls.LAYOUTS)
+    assert next(split.export.rows, None) is not None and next(read.export.rows, None) is None
+    assert read.rows.row_numbers.tolist() == split.rows.row_numbers.tolist()
+    a = ingest(adapter, plain, tmp_path / "a")
+    ingest(adapter, quoted, tmp_path / "b")
+    assert _package(tmp_path / "a") == _package(tmp_path / "b")
+    assert a.lidas == len(rows) - 1  # the blank row is no row
+    assert a.duplicadas >= 8 and a.rejeitadas >= 5 and a.mantidas > 0
+    assert a.lidas == a.mantidas + a.mescladas + a.duplicadas + a.rejeitadas
+    # what a reader of the report sees, row by row: each repeat names the earlier line it repeats
+    cells = {n: [" ".join(c.split()) for c in r] for n, r in enumerate([header, *rows], start=1)}
+    for d in a.duplicadas_detalhe:
+        assert cells[d["linha"]] == cells[d["igual_a_linha"]] and d["igual_a_linha"] < d["linha"]
+    cnpj_lines = [r["linha"] for r in a.rejeitadas_detalhe if r["motivo"].startswith("CNPJ")]
+    assert cnpj_lines and all(cells[line][0] in ("12.345.678/0001-00", "123") for line in cnpj_lines)
+    assert [r["linha"] for r in a.rejeitadas_detalhe] == sorted(r["linha"] for r in a.rejeitadas_detalhe)
+
+
+@pytest.mark.parametrize("damage", ["SÃ£o Paulo", "S\ufffdo Paulo"])
+def test_a_plain_file_with_damaged_text_is_refused_at_its_line_and_column(damage, tmp_path):
+    header, rows = _rows("paralisados-sigma.csv")
+    at = {c: i for i, c in enumerate(header)}
+    rows[2][at["municipio_destino"]] = damage
+    path = tmp_path / "export.csv"
+    path.write_bytes(("\r\n".join(";".join(r) for r in [header, *rows]) + "\r\n").encode("utf-8"))
+    with pytest.raises(IngestError) as refused:
+        ingest("antt-servicos-paralisados", path, tmp_path / "out")
+    assert f'{path}, linha 4, coluna "municipio_destino": "{damage}"' in str(refused.value)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_row_of_another_width_is_rejected_and_its_repeat_is_a_repeat(tmp_path):
+    header, rows = _rows("paralisados-sigma.csv")
+    short = rows[0][:-1]
+    path = _write(tmp_path / "export.csv", header, [*rows, short, short], quote=True)
+    report = ingest("antt-servicos-paralisados", path, tmp_path / "out")
+    last = len(rows) + 2
+    assert {"linha": last + 1, "igual_a_linha": last} in report.duplicadas_detalhe
+    [width] = [r for r in report.rejeitadas_detalhe if r["linha"] == last]
+    assert width["motivo"] == f"número de colunas: a linha tem {len(header) - 1} colunas; o cabeçalho tem {len(header)}"
+    assert width["registro"] == short
+
+
+def test_a_conflict_names_both_lines_and_keeps_the_first_value(tmp_path):
+    header, rows = _rows("historico-sigma.csv")
+    at = {c: i for i, c in enumerate(header)}
+    other = rows[1][:]  # 20/03/2025: one reading only, in a file that mixes both orders
+    other[at["decricao_historico"]] = "Outra descrição do mesmo registro"
+    path = _write(tmp_path / "export.csv", header, [*rows, other], quote=False)
+    report = ingest("antt-historico-linhas", path, tmp_path / "out")
+    [conflict] = [c for c in report.conflitos if c["campo"] == "descricao"]
+    assert conflict["mantido"] == " ".join(rows[1][at["decricao_historico"]].split())
+    assert conflict["ignorado"] == "Outra descrição do mesmo registro"
+    assert (conflict["mantido_linha"], conflict["linhas"]) == (3, [len(rows) + 2])
+    assert {"linha": len(rows) + 2, "mesclada_com_linha": 3,
+            "motivo": "o mesmo registro (linha, protocolo, data) já foi lido"} in report.mescladas_detalhe
+    published = json.loads((tmp_path / "out" / "ingest-report.json").read_text(encoding="utf-8"))
+    assert published["conflitos"] == report.conflitos
+
+
+_CELLS = st.one_of(st.none(), st.booleans(), st.text(alphabet=st.sampled_from(list('ab ,"\n\r;=é')), max_size=6))
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=st.lists(st.lists(_CELLS, min_size=3, max_size=3), max_size=8), left_out=st.sets(st.sampled_from("xyz")))
+def test_write_columns_writes_what_write_table_writes(rows, left_out, tmp_path_factory):
+    fields = ["x", "y", "z"]
+    folder = tmp_path_factory.mktemp("w")
+    records = [{f: v for f, v in zip(fields, r) if f not in left_out} for r in rows]
+    write_table(folder / "rows.csv", fields, records)
+    columns = {}
+    for i, f in enumerate(fields):
+        if f not in left_out:
+            column = np.empty(len(rows), dtype=object)
+            for k, r in enumerate(rows):
+                column[k] = r[i]
+            columns[f] = column
+    write_columns(folder / "columns.csv", fields, columns, len(rows))
+    assert (folder / "columns.csv").read_bytes() == (folder / "rows.csv").read_bytes()
