@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 MAX_SLUG = 80  # characters of a record's URL segment (file systems allow 255 bytes per name)
 
@@ -132,8 +133,13 @@ def has_any_cpf(text: str) -> bool:
 def mask_cpf(text: str) -> str:
     """Every CPF in ``text``, in any shape, masked digit by digit (separators kept), so that no report,
     message or change log republishes one (LGPD)."""
-    if not isinstance(text, str) or not text:
+    if not isinstance(text, str) or len(text) < _CPF_DIGITS:  # too short to hold 11 digits
         return text
+    return _masked(text)
+
+
+@lru_cache(maxsize=1 << 16)  # a report repeats its reasons and values many times
+def _masked(text: str) -> str:
     text = _CPF.sub("***.***.***-**", text)
     spans = cpf_spans(text)
     if not spans:

@@ -20,6 +20,7 @@ on Hypothesis-generated tables.
 
 from __future__ import annotations
 
+import json
 from copy import deepcopy
 
 from frictionless import Package
@@ -79,6 +80,29 @@ def full(tables: Tables, schema) -> list[Located]:
             line = getattr(error, "row_number", None)
             out.append((name, line - 2 if line is not None else -1, order, error))
     return out
+
+
+# Frictionless's errors of a resource with no row but its header (its header's own errors: a label blank,
+# repeated, missing or out of place), by the resource's descriptor: they depend on nothing else
+_HEADER_ERRORS: dict[str, list] = {}
+
+
+def _run_flagged(descriptor: dict) -> dict[str, list]:
+    """:func:`_run`, asking Frictionless only of the resources with a row to validate or a header it has
+    not yet judged in this process."""
+    asked, known = [], {}
+    for r in descriptor["resources"]:
+        key = json.dumps(r, sort_keys=True, ensure_ascii=False) if len(r["data"]) == 1 else None
+        if key is not None and key in _HEADER_ERRORS:
+            known[r["name"]] = deepcopy(_HEADER_ERRORS[key])
+        else:
+            asked.append((r, key))
+    found = _run(dict(descriptor, resources=[r for r, _ in asked])) if asked else {}
+    for r, key in asked:
+        if key is not None:
+            _HEADER_ERRORS[key] = deepcopy(found.get(r["name"], []))
+    return {r["name"]: known[r["name"]] if r["name"] in known else found.get(r["name"], [])
+            for r in descriptor["resources"]}
 
 
 class _Typed:
@@ -201,7 +225,7 @@ def fast(tables: Tables, schema, keep: dict | None = None) -> list[Located]:
             keep[name] = {f["name"]: typed[name].values[f["name"]] for f in r["schema"]["fields"]
                           if f.get("type", "string") in KEPT_TYPES}
     flagged_rows = {name: [tables[name].rows[i] for i in t.flagged] for name, t in typed.items()}
-    found = _run(_descriptor(schema, tables, flagged_rows, keys=False))
+    found = _run_flagged(_descriptor(schema, tables, flagged_rows, keys=False))
     out: list[Located] = []
     for name in resources:
         positions = typed[name].flagged
