@@ -1,5 +1,5 @@
-"""The adapters' column engine (pipeline/adapters/columnar.py): SIGMA's sections, paralysed services and line
-history, read by Arrow when the file is plain and by the csv module otherwise, give the same package and the
+"""The adapters' column engine (pipeline/adapters/columnar.py): SIGMA's sections, paralysed services, line
+history and itineraries, read by Arrow when the file is plain and by the csv module otherwise, give the same package and the
 same report either way, and say of each row what the row loop said."""
 
 from __future__ import annotations
@@ -19,13 +19,15 @@ from pipeline.adapters import IngestError, ingest
 from pipeline.adapters.antt_historico import History
 from pipeline.adapters.antt_linhas_secoes import LinesAndSections
 from pipeline.adapters.antt_paralisados import Paralysed
+from pipeline.adapters.antt_pontos import Stops
 from pipeline.adapters.columnar import read_frame
 from pipeline.read.writer import write_columns, write_table
 
 ANTT = FIXTURES / "antt"
 FILES = {"antt-linhas-secoes": ("linhas-secoes-sigma.csv", LinesAndSections),
          "antt-servicos-paralisados": ("paralisados-sigma.csv", Paralysed),
-         "antt-historico-linhas": ("historico-sigma.csv", History)}
+         "antt-historico-linhas": ("historico-sigma.csv", History),
+         "antt-pontos-esquema-operacional": ("pontos-sigma.csv", Stops)}
 
 
 def _rows(name: str) -> tuple[list[str], list[list[str]]]:
@@ -45,7 +47,9 @@ def _hostile(header: list[str], rows: list[list[str]], seed: int) -> list[list[s
               "ambito_linha": ["ESTADUAL", "Semi-Urbano"], "uf_origem": ["XX"], "municipio_destino": [""],
               "extensao_secao": ["abc", "1.109,6"], "outorga_secao": ["OUTRA", "Autorização Judicial"],
               "data_paralisacao": ["", "31/02/2026", "05/06/2026"], "data_atualizacao": ["", "05/06/2026"],
-              "protocolo_historico": [""], "tipo_servico": [" Leito "], "situacao_servico": ["Inativo"]}
+              "protocolo_historico": [""], "tipo_servico": [" Leito "], "situacao_servico": ["Inativo"],
+              "sequencia_ponto_linha": ["0", "x"], "nome_ponto_parada": ["TERMINAL"], "municipio_uf": ["Goiânia"],
+              "lanche": ["Talvez"], "tipo_veiculo": [""]}
     for column, values in broken.items():
         if column in at:
             for value in values:

@@ -9,8 +9,10 @@ Decreto nº 952/1993: the validity is published as stated, no rule of the decree
 
 from __future__ import annotations
 
-from ..contract.schema import Schema
-from .base import Adapter, Layout, Row
+import numpy as np
+
+from .base import Layout
+from .columnar import ColumnAdapter, Conflicts, IngestReport, Judged, Rule, carriers, keep_once, key_order, line_rules
 from .common import parse_date_br
 
 NAME = "antt-empresas-habilitadas"
@@ -24,7 +26,11 @@ REGULAR_2021 = Layout("regular (2021)", ("razao_social", "cnpj", "regime", "situ
 MARKETS = {REGULAR.label: "regular", SEMIURBAN.label: "semiurbano", REGULAR_2021.label: "regular"}
 
 
-class LicensedCarriers(Adapter):
+def _folded(column: str) -> Rule:
+    return Rule(column, (column,), (column,), lambda text: ((" ".join(text.split()),), None))
+
+
+class LicensedCarriers(ColumnAdapter):
     """One row per licensed carrier -> transportadoras (the carriers, those with no line included) and
     habilitacoes (market, TAR, validity, situation)."""
 
@@ -32,26 +38,25 @@ class LicensedCarriers(Adapter):
     TITLE = TITLE
     PRINCIPAL = "habilitacoes"
     LAYOUTS = (REGULAR, SEMIURBAN, REGULAR_2021)
-    STEPS = ("validity",)
-    LINES = False
 
-    def __init__(self, schema: Schema, report, layout: Layout):
-        super().__init__(schema, report, layout)
-        self.market = MARKETS[layout.label]
+    def rules(self) -> list[Rule]:
+        shown = self.layout.columns[self.layout.names.index("vigencia")]  # the column as the file names it
 
-    def validity(self, row: Row) -> str | None:
-        row.values["vigencia"], why = parse_date_br(row.cells["vigencia"], self.layout.columns[
-            self.layout.names.index("vigencia")])
-        return why
+        def validity(text: str):
+            value, why = parse_date_br(text, shown)
+            return (value,), why
+        return [*line_rules(self.schema, lines=False), Rule("validity", ("vigencia",), ("vigencia",), validity),
+                *(_folded(c) for c in ("numero_tar", "situacao", "regime", "modalidade") if c in self.layout.names)]
 
-    def keep(self, row: Row) -> None:
-        new = {"transportadora_cnpj": row.cnpj, "mercado": self.market,
-               "numero_tar": " ".join(row.cells.get("numero_tar", "").split()),
-               "vigencia": row.values["vigencia"],
-               **{c: " ".join(row.cells.get(c, "").split()) for c in ("situacao", "regime", "modalidade")}}
-        self.carriers.add(row.cnpj, row.cells["razao_social"], row.n)
-        self.keep_once(row, (row.cnpj,), new, ("numero_tar", "vigencia", "situacao"),
-                       "a mesma transportadora já foi lida neste arquivo")  # one market a file: the cnpj is the key
-
-    def tables(self) -> dict[str, list[dict]]:
-        return {"transportadoras": self.carriers.rows(), "habilitacoes": self.kept()}
+    def keep(self, judged: Judged, report: IngestReport) -> dict:
+        v, lines, conflicts, n = judged.values, judged.rows.row_numbers, Conflicts(), len(judged.rows)
+        transportadoras = carriers(report, conflicts, v["cnpj"], v["razao_social"], lines)
+        record = {"transportadora_cnpj": v["cnpj"], "mercado": np.full(n, MARKETS[self.layout.label], dtype=object),
+                  **{c: v.get(c, np.full(n, "", dtype=object)) for c in ("numero_tar", "vigencia", "situacao",
+                                                                         "regime", "modalidade")}}
+        # one market a file: the cnpj is the key
+        kept = keep_once(report, conflicts, lines, [v["cnpj"]], [(c, record[c]) for c in ("numero_tar", "vigencia", "situacao")],
+                         self.PRINCIPAL, "a mesma transportadora já foi lida neste arquivo", lambda x: x or "", first_order=1)
+        conflicts.report(report)
+        kept = kept[key_order([v["cnpj"][kept]])]
+        return {"transportadoras": transportadoras, "habilitacoes": ({k: c[kept] for k, c in record.items()}, len(kept))}

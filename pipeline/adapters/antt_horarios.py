@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import re
 
-from ..contract.schema import Schema, load_schema
-from .base import Adapter, Layout, Row
+import numpy as np
+
+from ..contract.schema import load_schema
+from .base import Layout
+from .columnar import ColumnAdapter, Conflicts, IngestReport, Judged, Rule, line_rules, line_tables, per_text
 from .common import fold_code, parse_date_br
 
 TITLE = "Quadro de horários"  # the export's name at the regulator
@@ -106,77 +109,66 @@ def parse_time(value: str) -> str | None:
     return f"{int(m[1]):02d}:{m[2]}"
 
 
-class Timetable(Adapter):
+class Timetable(ColumnAdapter):
     """One row per scheduled departure -> transportadoras, linhas, horarios."""
 
     NAME = NAME
     TITLE = TITLE
     PRINCIPAL = "horarios"
     LAYOUTS = (Layout("2021", tuple(HEADER)), Layout("SIGMA (2025-)", tuple(HEADER_SIGMA)))
-    STEPS = ("category", "direction", "time", "authorised", "flags")
 
-    def __init__(self, schema: Schema, report, layout: Layout):
-        super().__init__(schema, report, layout)
-        self.directions = schema["horarios"].field("sentido")["constraints"]["enum"]
-        self.categories: dict[str, set[str]] = {}
-        self.horarios: list[dict] = []
+    def rules(self) -> list[Rule]:
+        directions = self.schema["horarios"].field("sentido")["constraints"]["enum"]
 
-    def category(self, row: Row) -> str | None:
-        row.values["categoria"] = vehicle_category(row.cells["tipo_veiculo"])
-        if row.values["categoria"] is None:
-            return f'tipo de veículo desconhecido: coluna "tipo_veiculo" = "{row.cells["tipo_veiculo"]}"'
-        return None
+        def category(text: str):
+            value = vehicle_category(text)
+            return (value, text.strip()), None if value else f'tipo de veículo desconhecido: coluna "tipo_veiculo" = "{text}"'
 
-    def direction(self, row: Row) -> str | None:
-        row.values["sentido"] = sentido = row.cells["sentido"].strip().lower()
-        if sentido not in self.directions:
-            return f'sentido ilegível: coluna "sentido" = "{row.cells["sentido"]}" não é {" nem ".join(self.directions)}'
-        return None
+        def direction(text: str):
+            value = text.strip().lower()
+            if value not in directions:
+                return None, f'sentido ilegível: coluna "sentido" = "{text}" não é {" nem ".join(directions)}'
+            return (value,), None
 
-    def time(self, row: Row) -> str | None:
-        row.values["horario"] = parse_time(row.cells["horario"])
-        if row.values["horario"] is None:
-            return f'horário ilegível: coluna "horario" = "{row.cells["horario"]}" não é HH:MM'
-        return None
+        def time(text: str):
+            value = parse_time(text)
+            return (value,), None if value else f'horário ilegível: coluna "horario" = "{text}" não é HH:MM'
 
-    def authorised(self, row: Row) -> str | None:
-        row.values["data_autorizacao"], why = parse_date_br(row.cells["data_autorizacao"], "data_autorizacao")
-        return why
+        def authorised(text: str):
+            value, why = parse_date_br(text, "data_autorizacao")
+            return (value,), why
 
-    def flags(self, row: Row) -> str | None:
-        for col in FLAG_COLUMNS:
-            if row.cells[col].strip() not in ("", *_FLAG_TRUE):
-                return f'marcação ilegível: coluna "{col}" = "{row.cells[col]}" (esperado "x" ou vazio)'
-        return None
+        def flag(column: str) -> Rule:
+            def judge(text: str):
+                value = text.strip()
+                if value not in ("", *_FLAG_TRUE):
+                    return None, f'marcação ilegível: coluna "{column}" = "{text}" (esperado "x" ou vazio)'
+                return (value in _FLAG_TRUE,), None
+            return Rule(column, (column,), (FLAG_COLUMNS[column],), judge)
 
-    def keep(self, row: Row) -> None:
-        self.report.keep()
-        self.carriers.add(row.cnpj, row.cells["razao_social"], row.n)
-        descricao = " ".join(row.cells["descricao_linha"].split())
-        # ambito settled once every row is read, unless a country is at one end
-        self.lines.add(row.n, row.prefixo, row.ends, "internacional" if row.ends.international else None,
-                       descricao_linha=descricao, cnpj=row.cnpj)
-        self.categories.setdefault(row.prefixo, set()).add(row.values["categoria"])
-        self.horarios.append({
-            "linha_prefixo": row.prefixo,
-            "transportadora_cnpj": row.cnpj,
-            "sentido": row.values["sentido"],
-            "horario": row.values["horario"],
-            "categoria": row.values["categoria"],
-            "tipo_veiculo": row.cells["tipo_veiculo"].strip(),
-            "data_autorizacao": row.values["data_autorizacao"],
-            "gratuidade": " ".join(row.cells.get("gratuidade", "").split()),  # as published (SIGMA only)
-            **{f: row.cells[col].strip() in _FLAG_TRUE for col, f in FLAG_COLUMNS.items()},
-        })
+        free = ([Rule("gratuidade", ("gratuidade",), ("gratuidade",), lambda text: ((" ".join(text.split()),), None))]
+                if "gratuidade" in self.layout.names else [])
+        return [*line_rules(self.schema), Rule("category", ("tipo_veiculo",), ("categoria", "tipo_veiculo"), category),
+                Rule("direction", ("sentido",), ("sentido",), direction), Rule("time", ("horario",), ("horario",), time),
+                Rule("authorised", ("data_autorizacao",), ("data_autorizacao",), authorised),
+                *(flag(c) for c in FLAG_COLUMNS), *free]
 
-    def tables(self) -> dict[str, list[dict]]:
-        # A country at either end makes the line internacional, even when its rows are SEMI-URBANO (the
-        # enum has one value per line); otherwise semiurbano only when every kept row of it is.
-        for prefixo, line in self.lines.rows.items():
-            if line["ambito"] is None:
-                line["ambito"] = "semiurbano" if self.categories[prefixo] == {"semiurbano"} else "interestadual"
-        return {
-            "transportadoras": self.carriers.rows(),
-            "linhas": [self.lines.rows[p] for p in sorted(self.lines.rows)],
-            "horarios": self.horarios,
-        }
+    def keep(self, judged: Judged, report: IngestReport) -> dict:
+        v, conflicts = judged.values, Conflicts()
+        report.keep(len(judged.rows))
+        # A country at either end makes the line internacional, even when its rows are SEMI-URBANO (the enum
+        # has one value per line); otherwise semiurbano only when every kept row of it is.
+        international = per_text(v["ends"], lambda ends: ends.international)
+        semiurban = set(v["prefixo"][v["categoria"] == "semiurbano"].tolist())
+        other = set(v["prefixo"][v["categoria"] != "semiurbano"].tolist())
+        ambito = np.where(international.astype(bool), "internacional",
+                          np.where(np.isin(v["prefixo"], list(semiurban - other)), "semiurbano", "interestadual"))
+        tables, _, _ = line_tables(report, conflicts, judged, ambito.astype(object),
+                                   [("descricao_linha", v["descricao_linha"]), ("cnpj", v["cnpj"])])
+        conflicts.report(report)
+        n = len(judged.rows)
+        table = {"linha_prefixo": v["prefixo"], "transportadora_cnpj": v["cnpj"],
+                 **{k: v[k] for k in ("sentido", "horario", "categoria", "tipo_veiculo", "data_autorizacao")},
+                 "gratuidade": v["gratuidade"] if "gratuidade" in v else np.full(n, "", dtype=object),
+                 **{f: v[f] for f in FLAG_COLUMNS.values()}}
+        return {**tables, "horarios": (table, n)}

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pandas as pd
 
 from .base import Layout
 from .columnar import (
@@ -23,10 +22,9 @@ from .columnar import (
     IngestReport,
     Judged,
     Rule,
-    carriers,
-    firsts,
     keep_once,
     line_rules,
+    line_tables,
     per_text,
 )
 from .common import Ends, fold_code, parse_place_code
@@ -135,25 +133,12 @@ class LineRules(ColumnAdapter):
         return Rule("tipo_servico", ("tipo_servico",), ("tipo_servico",), lambda text: ((text.strip(),), None))
 
     def line_tables(self, judged: Judged, report: IngestReport, conflicts: Conflicts) -> dict[str, list[dict]]:
-        """The transportadoras and linhas of the kept rows (``common.Carriers``, ``common.Lines``): each line as
-        its first row names it, a later row of the line that says otherwise a conflict."""
-        v, lines = judged.values, judged.rows.row_numbers
-        transportadoras = carriers(report, conflicts, v["cnpj"], v["razao_social"], lines)
-        key = pd.factorize(v["prefixo"])[0]
-        first = firsts(key)
-        for order, campo, values in ((1, "descricao_linha", v["descricao_linha"]), (2, "cnpj", v["cnpj"]),
-                                     (3, "ambito_linha", v["ambito"])):
-            conflicts.compare(order, key, values, lines, "prefixo", lambda f: v["prefixo"][f], campo, str)
-        rows, self.line_ends = {}, {}
-        for f in np.flatnonzero(first == np.arange(len(key))).tolist():
-            ends, prefixo = v["ends"][f], v["prefixo"][f]
-            rows[prefixo] = {"prefixo": prefixo, "descricao": v["descricao_linha"][f],
-                             "origem_municipio": ends.origem_municipio, "origem_uf": ends.origem_uf,
-                             "destino_municipio": ends.destino_municipio, "destino_uf": ends.destino_uf,
-                             "ambito": v["ambito"][f], "via": ends.via}
-            self.line_ends[prefixo] = ends
-        self.line_rows = rows
-        return {"transportadoras": transportadoras, "linhas": [rows[p] for p in sorted(rows)]}
+        """The transportadoras and linhas of the kept rows; a line's description, carrier and ambit compared."""
+        v = judged.values
+        tables, self.line_rows, self.line_ends = line_tables(
+            report, conflicts, judged, v["ambito"],
+            [("descricao_linha", v["descricao_linha"]), ("cnpj", v["cnpj"]), ("ambito_linha", v["ambito"])])
+        return tables
 
 
 SECTION = ("origem_municipio", "origem_uf", "destino_municipio", "destino_uf")

@@ -10,7 +10,19 @@ from __future__ import annotations
 
 import re
 
-from .base import Adapter, Layout, Row
+from .base import Layout
+from .columnar import (
+    ColumnAdapter,
+    Conflicts,
+    IngestReport,
+    Judged,
+    Rule,
+    keep_once,
+    key_order,
+    line_rules,
+    line_tables,
+    per_text,
+)
 from .common import fold_code, parse_place
 
 NAME = "antt-pontos-esquema-operacional"
@@ -24,7 +36,43 @@ YES_NO = {"SIM": True, "NAO": False}
 _STOP = re.compile(r"(?P<codigo>[A-Z]{2}\d{5})\s+(?P<nome>\S.*)")
 
 
-class Stops(Adapter):
+def vehicle(text: str):
+    folded = " ".join(text.split())
+    return (folded,), None if folded else 'tipo de veículo ausente: coluna "tipo_veiculo" vazia'
+
+
+def sequence(text: str):
+    text = text.strip()
+    if not re.fullmatch(r"[0-9]{1,4}", text) or int(text) < 1:
+        return None, f'sequência ilegível: coluna "sequencia_ponto_linha" = "{text}" não é um número inteiro maior que zero'
+    return (int(text),), None
+
+
+def stop(text: str):
+    m = _STOP.fullmatch(" ".join(text.split()))
+    if not m:
+        return None, (f'parada ilegível: coluna "nome_ponto_parada" = "{text}" não começa pelo '
+                      "código ANTT da parada (UF e cinco algarismos, como GO00105)")
+    return (m["codigo"], m["nome"]), None
+
+
+def place(text: str):
+    found = parse_place(text, ("Município - UF",))
+    if found is None:
+        return None, f'município ilegível: coluna "municipio_uf" = "{text}" não está no formato Município - UF'
+    return found, None
+
+
+def flag(column: str) -> Rule:
+    def judge(text: str):
+        value = YES_NO.get(fold_code(text))
+        if value is None:
+            return None, f'marcação ilegível: coluna "{column}" = "{text}" (esperado Sim ou Não)'
+        return (value,), None
+    return Rule(column, (column,), (FLAGS[column],), judge)
+
+
+class Stops(ColumnAdapter):
     """One row per stop -> transportadoras, linhas (ambit interstate unless a country is at an end),
     paradas."""
 
@@ -32,54 +80,25 @@ class Stops(Adapter):
     TITLE = TITLE
     PRINCIPAL = "paradas"
     LAYOUTS = (Layout("SIGMA (2025-)", HEADER),)
-    STEPS = ("vehicle", "sequence", "stop", "place", "flags")
 
-    def vehicle(self, row: Row) -> str | None:
-        row.values["tipo_veiculo"] = " ".join(row.cells["tipo_veiculo"].split())
-        return None if row.values["tipo_veiculo"] else 'tipo de veículo ausente: coluna "tipo_veiculo" vazia'
+    def rules(self) -> list[Rule]:
+        return [*line_rules(self.schema), Rule("vehicle", ("tipo_veiculo",), ("tipo_veiculo",), vehicle),
+                Rule("sequence", ("sequencia_ponto_linha",), ("sequencia",), sequence),
+                Rule("stop", ("nome_ponto_parada",), ("codigo_parada", "nome_parada"), stop),
+                Rule("place", ("municipio_uf",), ("municipio", "uf"), place), *(flag(c) for c in FLAGS)]
 
-    def sequence(self, row: Row) -> str | None:
-        text = row.cells["sequencia_ponto_linha"].strip()
-        if not re.fullmatch(r"[0-9]{1,4}", text) or int(text) < 1:
-            return f'sequência ilegível: coluna "sequencia_ponto_linha" = "{text}" não é um número inteiro maior que zero'
-        row.values["sequencia"] = int(text)
-        return None
-
-    def stop(self, row: Row) -> str | None:
-        m = _STOP.fullmatch(" ".join(row.cells["nome_ponto_parada"].split()))
-        if not m:
-            return (f'parada ilegível: coluna "nome_ponto_parada" = "{row.cells["nome_ponto_parada"]}" não começa pelo '
-                    "código ANTT da parada (UF e cinco algarismos, como GO00105)")
-        row.values["codigo_parada"], row.values["nome_parada"] = m["codigo"], m["nome"]
-        return None
-
-    def place(self, row: Row) -> str | None:
-        found = parse_place(row.cells["municipio_uf"], ("Município - UF",))
-        if found is None:
-            return (f'município ilegível: coluna "municipio_uf" = "{row.cells["municipio_uf"]}" não está no formato '
-                    "Município - UF")
-        row.values["municipio"], row.values["uf"] = found
-        return None
-
-    def flags(self, row: Row) -> str | None:
-        for column, field in FLAGS.items():
-            value = YES_NO.get(fold_code(row.cells[column]))
-            if value is None:
-                return f'marcação ilegível: coluna "{column}" = "{row.cells[column]}" (esperado Sim ou Não)'
-            row.values[field] = value
-        return None
-
-    def keep(self, row: Row) -> None:
-        key = (row.prefixo, row.values["tipo_veiculo"], row.values["sequencia"])
-        self.carriers.add(row.cnpj, row.cells["razao_social"], row.n)
-        descricao = " ".join(row.cells["descricao_linha"].split())
-        self.lines.add(row.n, row.prefixo, row.ends, "internacional" if row.ends.international else "interestadual",
-                       descricao_linha=descricao, cnpj=row.cnpj)
-        new = {"linha_prefixo": row.prefixo, "transportadora_cnpj": row.cnpj,
-               **{k: row.values[k] for k in ("tipo_veiculo", "sequencia", "codigo_parada", "nome_parada", "municipio",
-                                             "uf", *FLAGS.values())}}
-        self.keep_once(row, key, new, ("codigo_parada", "municipio"), "a mesma posição do itinerário já foi lida")
-
-    def tables(self) -> dict[str, list[dict]]:
-        return {"transportadoras": self.carriers.rows(),
-                "linhas": [self.lines.rows[p] for p in sorted(self.lines.rows)], "paradas": self.kept()}
+    def keep(self, judged: Judged, report: IngestReport) -> dict:
+        v, lines, conflicts = judged.values, judged.rows.row_numbers, Conflicts()
+        ambito = per_text(v["ends"], lambda ends: "internacional" if ends.international else "interestadual")
+        tables, _, _ = line_tables(report, conflicts, judged, ambito,
+                                   [("descricao_linha", v["descricao_linha"]), ("cnpj", v["cnpj"])])
+        keys = [v["prefixo"], v["tipo_veiculo"], v["sequencia"]]
+        kept = keep_once(report, conflicts, lines, keys,
+                         [("codigo_parada", v["codigo_parada"]), ("municipio", v["municipio"])], self.PRINCIPAL,
+                         "a mesma posição do itinerário já foi lida", lambda x: x or "")
+        conflicts.report(report)
+        kept = kept[key_order([k[kept] for k in keys])]
+        table = {"linha_prefixo": v["prefixo"][kept], "transportadora_cnpj": v["cnpj"][kept],
+                 **{k: v[k][kept] for k in ("tipo_veiculo", "sequencia", "codigo_parada", "nome_parada", "municipio",
+                                            "uf", *FLAGS.values())}}
+        return {**tables, "paradas": (table, len(kept))}

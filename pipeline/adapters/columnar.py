@@ -12,10 +12,13 @@ texts that gives what it parsed and the reason to reject the row (or None). The 
    reason of the rules in their order: the message each rule words for the row engine, the same;
 4. hands the rows that passed to the adapter's ``keep``, which makes the tables by column: the first row of
    a key is kept, a later one is merged and each of its fields that says otherwise is a conflict, reported
-   in the order the row loop reports them (:class:`Conflicts`).
+   row after row, in the order the adapter compares its fields (:class:`Conflicts`).
 
-Every row is accounted as the row loop accounts it (``lidas = mantidas + mescladas + duplicadas +
-rejeitadas``) and the package and the report are the row loop's, byte for byte.
+Every row is accounted (``lidas = mantidas + mescladas + duplicadas + rejeitadas``), and the package and
+the report are those the per-row loop of :class:`.base.Adapter` (now Monitriip's alone, for the rows its
+bulk path rejects) wrote for the same file: the engine replaced it with both compared on the regulator's
+2021 export, the fixtures and hostile files (tests/test_ingest_columns.py keeps Arrow against the csv
+module).
 """
 
 from __future__ import annotations
@@ -246,6 +249,28 @@ def carriers(report: IngestReport, conflicts: Conflicts, cnpj: np.ndarray, razao
     return [out[c] for c in sorted(out)]
 
 
+def line_tables(report: IngestReport, conflicts: Conflicts, judged: Judged, ambito: np.ndarray,
+                compared: Sequence[tuple[str, np.ndarray]]) -> tuple[dict[str, list[dict]], dict[str, dict], dict]:
+    """The transportadoras and linhas of the kept rows (``common.Carriers``, ``common.Lines``): each line as its
+    first row names it (``ambito``: per row), a later row of the line that says otherwise of a ``compared``
+    field (name, values) a conflict. Returns the tables, the lines by prefix and their ends by prefix."""
+    v, lines = judged.values, judged.rows.row_numbers
+    transportadoras = carriers(report, conflicts, v["cnpj"], v["razao_social"], lines)
+    key = pd.factorize(v["prefixo"])[0]
+    first = firsts(key)
+    for order, (campo, values) in enumerate(compared, start=1):
+        conflicts.compare(order, key, values, lines, "prefixo", lambda f: v["prefixo"][f], campo, str)
+    rows, ends_of = {}, {}
+    for f in np.flatnonzero(first == np.arange(len(key))).tolist():
+        ends, prefixo = v["ends"][f], v["prefixo"][f]
+        rows[prefixo] = {"prefixo": prefixo, "descricao": v["descricao_linha"][f],
+                         "origem_municipio": ends.origem_municipio, "origem_uf": ends.origem_uf,
+                         "destino_municipio": ends.destino_municipio, "destino_uf": ends.destino_uf,
+                         "ambito": ambito[f], "via": ends.via}
+        ends_of[prefixo] = ends
+    return {"transportadoras": transportadoras, "linhas": [rows[p] for p in sorted(rows)]}, rows, ends_of
+
+
 def keep_once(report: IngestReport, conflicts: Conflicts, lines: np.ndarray, keys: Sequence[np.ndarray],
               compared: Sequence[tuple[str, np.ndarray]], chave: str, why: str, shown: Callable[[Any], str],
               first_order: int = 4) -> np.ndarray:
@@ -372,9 +397,9 @@ class ColumnAdapter:
 # --- the checks every export row of a carrier's line passes first (common.RowChecker) -----------
 
 
-def line_rules(schema: Schema) -> list[Rule]:
+def line_rules(schema: Schema, lines: bool = True) -> list[Rule]:
     """The CNPJ, the razão social, the prefix (the schema's pattern) and the description, in that order, as
-    ``common.RowChecker`` reads them."""
+    ``common.RowChecker`` reads them (``lines`` False: the carrier's two alone)."""
     from .common import parse_cnpj, parse_description
 
     prefix = re.compile(schema["linhas"].field("prefixo")["constraints"]["pattern"])
@@ -397,7 +422,9 @@ def line_rules(schema: Schema) -> list[Rule]:
         digits, why = parse_cnpj(text)
         return (digits,), why
 
-    return [Rule("cnpj", ("cnpj",), ("cnpj",), cnpj),
-            Rule("razao_social", ("razao_social",), ("razao_social",), razao),
+    carrier = [Rule("cnpj", ("cnpj",), ("cnpj",), cnpj), Rule("razao_social", ("razao_social",), ("razao_social",), razao)]
+    if not lines:
+        return carrier
+    return [*carrier,
             Rule("prefixo", ("prefixo",), ("prefixo",), prefixo),
             Rule("descricao_linha", ("descricao_linha",), ("ends", "descricao_linha"), description)]
