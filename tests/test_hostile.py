@@ -314,12 +314,14 @@ def test_a_full_disk_during_the_build_keeps_the_previous_site(tmp_path, monkeypa
 
 def test_a_full_disk_during_ingest_leaves_no_partial_package(tmp_path, monkeypatch, capsys):
     from pipeline import __main__ as cli
-    from pipeline.adapters import common
+    from pipeline.adapters import columnar
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", "horarios.csv")
 
-    monkeypatch.setattr(common, "write_table", full)
+    # the engine writes each table by rows or by column: the disk is full for either
+    monkeypatch.setattr(columnar, "write_table", full)
+    monkeypatch.setattr(columnar, "write_columns", full)
     out = tmp_path / "pacote"
     assert cli.main(["ingest", "antt-horarios", str(ANTT / "horarios-formato-novo.csv"), "--out", str(out)]) == 1
     assert "disco cheio" in capsys.readouterr().err
