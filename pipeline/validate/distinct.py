@@ -20,15 +20,13 @@ tests/test_batches.py compares both ways on hostile batches.
 
 from __future__ import annotations
 
-from copy import deepcopy
-
 import numpy as np
-from frictionless import Schema as FrictionlessSchema
 
 from ..contract.identifiers import has_any_cpf, has_cpf
 from ..contract.schema import Schema, foreign_keys_of, primary_key_of
 from ..read.columns import Columns
 from .checks import _grammar_refusal
+from .screen import cell_readers
 
 MAX_KNOWN = 200_000  # verdicts kept per column; past it, the column's are forgotten and judged again
 _FLAGGED = object()  # the verdict of a text that is not clean
@@ -46,8 +44,7 @@ class Verdicts:
                              "foreign key (its rows would not be judged one at a time)")
         self.name = name
         self.fields = resource["schema"]["fields"]
-        fschema = FrictionlessSchema.from_descriptor(deepcopy(resource["schema"]))
-        self.readers = [f.create_cell_reader() for f in fschema.fields]
+        self.readers = cell_readers(resource["schema"])[1]
         self.known: list[dict[str, object]] = [{} for _ in self.fields]
 
     def _judge(self, i: int, text: str):

@@ -105,19 +105,31 @@ def _run_flagged(descriptor: dict) -> dict[str, list]:
             for r in descriptor["resources"]}
 
 
+_READERS: dict[str, tuple[list, list]] = {}
+
+
+def cell_readers(descriptor: dict) -> tuple[list, list]:
+    """The Frictionless fields of a table schema's ``descriptor`` and each one's cell reader, made once per
+    process for a given descriptor (a reader is a function of a cell's text alone)."""
+    key = json.dumps(descriptor, sort_keys=True, ensure_ascii=False)
+    if key not in _READERS:
+        fields = FrictionlessSchema.from_descriptor(deepcopy(descriptor)).fields
+        _READERS[key] = (fields, [f.create_cell_reader() for f in fields])
+    return _READERS[key]
+
+
 class _Typed:
     """One table's columns as Frictionless reads them: per column, the typed value of each distinct
     text; and the positions of the rows with a refused value."""
 
     def __init__(self, table: SourceTable, descriptor: dict):
-        fschema = FrictionlessSchema.from_descriptor(deepcopy(descriptor))
-        self.names = [f.name for f in fschema.fields]
+        ffields, readers = cell_readers(descriptor)
+        self.names = [f.name for f in ffields]
         self.columns = [table.column(n) for n in self.names]
         self.values: dict[str, dict[str, object]] = {}
         flagged: set[int] = set()
         missing: list[set[str]] = []
-        for name, field, column in zip(self.names, fschema.fields, self.columns):
-            reader = field.create_cell_reader()
+        for name, field, reader, column in zip(self.names, ffields, readers, self.columns):
             values, refused, blank = {}, set(), set()
             iso = _iso_datetime(field)
             for text in set(column):
