@@ -646,10 +646,24 @@ def compare(previous: Package, current_dir: Path, current_descriptor: dict, limi
         tables.append(entry)
     version = previous.descriptor.get("version")
     # a CPF in the previous release (published before the screen knew its shape) is never republished
-    return mask_cpf_in({"anterior": version if isinstance(version, str) else None,
-                        "atual": current_descriptor.get("version"),
-                        "versao_anterior": previous.name, "versao_atual": _version_of(current_dir, current_descriptor),
-                        "resumo": summary(tables), "tabelas": tables})
+    return _masked({"anterior": version if isinstance(version, str) else None,
+                    "atual": current_descriptor.get("version"),
+                    "versao_anterior": previous.name, "versao_atual": _version_of(current_dir, current_descriptor),
+                    "resumo": summary(tables), "tabelas": tables})
+
+
+_VERSION_FIELDS = ("versao_anterior", "versao_atual")
+
+
+def _masked(result: dict) -> dict:
+    """``result`` with every CPF masked (LGPD) but in its version names, which are the portal's own
+    (``AAAA-MM-DD-<hash>``, pipeline/release/versions.py): a date and a hash whose digits may read as a CPF's
+    by chance. A version field of any other shape is masked as the rest."""
+    from .versions import VERSION_NAME
+
+    kept = {k: result[k] for k in _VERSION_FIELDS
+            if isinstance(result.get(k), str) and VERSION_NAME.match(result[k])}
+    return {**mask_cpf_in(result), **kept}
 
 
 def summary(tables: list[dict]) -> dict:
@@ -709,7 +723,7 @@ def read_kept(path: Path) -> dict | None:
     if not isinstance(tables, list) or not all(
             isinstance(t, dict) and all(isinstance(t.get(k), kind) for k, kind in shape.items()) for t in tables):
         return None
-    return mask_cpf_in(result)
+    return _masked(result)
 
 
 def write(result: dict, out: Path) -> Path:

@@ -19,7 +19,7 @@ from pipeline.build import BuildError, build
 from pipeline.contract import identifiers
 from pipeline.contract.settings import Settings
 from pipeline.read import read_source
-from pipeline.release.changes import ChangesError, load_previous
+from pipeline.release.changes import ChangesError, kept_changes, load_previous
 from pipeline.validate import validate
 
 AS_OF = date(2026, 6, 30)
@@ -185,6 +185,31 @@ def test_a_cpf_in_the_previous_release_is_not_republished_in_the_changes(previou
     changes = (site / "dados" / "mudancas.json").read_text(encoding="utf-8")
     assert "JOAO DA SILVA *** *** *** **" in changes  # the change is shown, the CPF masked
     assert "529 982" not in published_text(site)
+
+
+def test_a_version_name_whose_digits_read_as_a_cpf_stays_whole_in_the_change_log(tmp_path):
+    """A version is named by its date and a hash (2026-11-30-501a3efd4c65): its first eleven digits may form a
+    valid CPF by chance. The change log and the feed name the versions whole; a CPF in a record is masked."""
+    name = "2026-11-30-501a3efd4c65"
+    assert identifiers.mask_cpf(name) != name  # the digits do read as a CPF
+    folder = tmp_path / "versoes" / name
+    folder.mkdir(parents=True)
+    (folder / "mudancas.json").write_text(json.dumps({
+        "versao_anterior": "2026-11-29-d36c4ec15e74", "versao_atual": name,
+        "tabelas": [{"tabela": "transportadoras", "situacao": "alterada", "incluidos": 0, "removidos": 0,
+                     "alterados": 1, "exemplos": [f"JOAO {CPF[:3]}.{CPF[3:6]}.{CPF[6:9]}-{CPF[9:]}"]}]}),
+        encoding="utf-8")
+    [(version, kept)] = kept_changes(tmp_path / "versoes")
+    assert version == name and kept["versao_atual"] == name and kept["versao_anterior"] == "2026-11-29-d36c4ec15e74"
+    assert kept["tabelas"][0]["exemplos"] == ["JOAO ***.***.***-**"]
+
+
+def test_a_version_field_of_another_shape_is_masked_as_the_rest(tmp_path):
+    folder = tmp_path / "versoes" / "2026-11-30"
+    folder.mkdir(parents=True)
+    (folder / "mudancas.json").write_text(json.dumps({"versao_atual": f"CPF {CPF}", "tabelas": []}), encoding="utf-8")
+    [(_, kept)] = kept_changes(tmp_path / "versoes")
+    assert CPF not in kept["versao_atual"]
 
 
 # --- personal data in any shape -------------------------------------------------------------------
