@@ -148,7 +148,8 @@ def _split(text: str, names: list[str], shown: str) -> Columns | None:
         encoded = table.column(label).combine_chunks().dictionary_encode()
         distinct = np.asarray(encoded.dictionary.to_pylist(), dtype=object)
         numbers = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        blank &= np.fromiter((not t.strip() for t in distinct), dtype=bool, count=len(distinct))[numbers]
+        if blank.any():  # a row of blank cells is no row; once a column has none, no row is
+            blank &= np.fromiter((not t.strip() for t in distinct), dtype=bool, count=len(distinct))[numbers]
         codes.append(numbers)
         texts.append(distinct)
     lines = np.arange(2, 2 + table.num_rows, dtype=np.int64)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 import numpy as np
@@ -45,11 +46,14 @@ def write_table(path: Path, fields: list[str], rows) -> int:
 
 
 
+_QUOTED = re.compile('[,"\n]')  # what makes the csv module quote a cell among others (a CR: see write_table)
+
+
 def _formed(value) -> str:
     """``value`` as :func:`write_table` writes it among other cells of a row (quoted where the csv module
     quotes it)."""
     text = source_cell(value)
-    if not any(c in text for c in ',"\n'):
+    if not _QUOTED.search(text):
         return text
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerow([text, ""])
