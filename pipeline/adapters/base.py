@@ -1,5 +1,7 @@
-"""An adapter is a declaration: the base class owns the loop, a subclass declares its layout.
+"""The per-row loop of an adapter, and the layouts every adapter declares.
 
+Six adapters run on the column engine (pipeline/adapters/columnar.py); Monitriip's runs here, one row at a
+time, when its bulk path (pipeline/adapters/bulk.py) is off or words the rows DuckDB rejects.
 :class:`Adapter` reads the export (decoding, the header against every layout the adapter declares,
 text damaged by a wrong encoding refused whole), runs every row through the checks every export shares
 (exact duplicates, width, CNPJ, razão social, prefix, description: :class:`~.common.RowChecker`) and then
@@ -26,11 +28,9 @@ from typing import ClassVar
 
 from ..contract.schema import Schema, load_schema
 from .common import (
-    Carriers,
     Ends,
     IngestError,
     IngestReport,
-    Lines,
     RowChecker,
     SourceOptions,
     month_first_only,
@@ -84,29 +84,6 @@ class Adapter:
 
     def __init__(self, schema: Schema, report: IngestReport, layout: Layout):
         self.schema, self.report, self.layout = schema, report, layout
-        self.carriers = Carriers(report)
-        self.lines = Lines(report)
-        self.records: dict[tuple, dict] = {}  # the principal table's rows by key (keep_once)
-        self._first: dict[tuple, int] = {}
-
-    def keep_once(self, row: Row, key: tuple, record: dict, compared: tuple[str, ...], why: str) -> None:
-        """Keep ``record`` under ``key``, the first time; a later row of the same key is merged into it
-        (``why`` says so in the report) and each of its ``compared`` fields that says otherwise is a
-        conflict, the first row's value kept."""
-        if key not in self.records:
-            self.report.keep()
-            self.records[key], self._first[key] = record, row.n
-            return
-        kept, first = self.records[key], self._first[key]
-        self.report.merge(row.n, first, why)
-        label = " | ".join(map(str, key))
-        for campo in compared:
-            if record[campo] != kept[campo]:
-                self.report.conflict(self.PRINCIPAL, label, campo, kept[campo] or "", record[campo] or "", row.n, first)
-
-    def kept(self) -> list[dict]:
-        """The principal table's rows kept by ``keep_once``, in key order."""
-        return [self.records[k] for k in sorted(self.records)]
 
     # --- declared by each adapter -----------------------------------------------------------------
 

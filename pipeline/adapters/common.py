@@ -168,41 +168,6 @@ class IngestReport:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-class Carriers:
-    """The transportadoras rows an export names, first spelling kept. A carrier whose name marks it as
-    the regulator's test company is kept and flagged (``observacao`` and the report's ``sinalizadas``);
-    another name under the same CNPJ is a conflict."""
-
-    def __init__(self, report: IngestReport):
-        self.report = report
-        self._rows: dict[str, dict] = {}
-        self._first: dict[str, int] = {}
-
-    def add(self, cnpj: str, razao_social: str, line: int) -> None:
-        razao = " ".join(razao_social.split())
-        if cnpj in self._rows:
-            kept = self._rows[cnpj]["razao_social"]
-            if kept != razao:
-                self.report.conflict("cnpj", cnpj, "razao_social", kept, razao, line, self._first[cnpj])
-            return
-        self._rows[cnpj] = {"cnpj": cnpj, "razao_social": razao}
-        self._first[cnpj] = line
-        if TEST_COMPANY_MARK in fold_code(razao):
-            self._rows[cnpj]["observacao"] = TEST_COMPANY_NOTE
-            self.report.sinalizadas.append(
-                {
-                    "tabela": "transportadoras",
-                    "cnpj": cnpj,
-                    "razao_social": razao,
-                    "linha": line,
-                    "motivo": TEST_COMPANY_NOTE,
-                }
-            )
-
-    def rows(self) -> list[dict]:
-        return [self._rows[c] for c in sorted(self._rows)]
-
-
 # --- reading ----------------------------------------------------------------------------------
 
 
@@ -608,38 +573,6 @@ class RowChecker:
         if why is None:
             ends, why = parse_description(row["descricao_linha"])
         return RowStart(row, cnpj, prefixo, ends, why)
-
-
-class Lines:
-    """The linhas rows an export names, first row kept (``rows``: prefix -> row). A later row of the
-    same prefix that disagrees on a compared source column is a conflict, reported with both lines."""
-
-    def __init__(self, report: IngestReport):
-        self.report = report
-        self.rows: dict[str, dict] = {}
-        self._first: dict[str, tuple[int, dict[str, str]]] = {}
-
-    def add(self, line: int, prefixo: str, ends: Ends, ambito: str | None, **compared: str) -> bool:
-        """Record a row of the line; ``compared`` maps source columns to this row's values (the
-        description goes as ``descricao_linha``, spaces folded). Returns True for a new line."""
-        if prefixo in self.rows:
-            first_line, kept = self._first[prefixo]
-            for column, value in compared.items():
-                if kept[column] != value:
-                    self.report.conflict("prefixo", prefixo, column, kept[column], value, line, first_line)
-            return False
-        self.rows[prefixo] = {
-            "prefixo": prefixo,
-            "descricao": compared["descricao_linha"],
-            "origem_municipio": ends.origem_municipio,
-            "origem_uf": ends.origem_uf,
-            "destino_municipio": ends.destino_municipio,
-            "destino_uf": ends.destino_uf,
-            "ambito": ambito,
-            "via": ends.via,
-        }
-        self._first[prefixo] = (line, compared)
-        return True
 
 
 # --- writing ----------------------------------------------------------------------------------
