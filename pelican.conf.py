@@ -7,6 +7,7 @@ from pathlib import Path
 
 from pipeline.contract.limits import MAX_QUERY
 from pipeline.read.provenance import BY_THE_DECREE, REVOKED
+from pipeline.site.compiled import TEMPLATES
 from pipeline.site.filters import FILTERS
 from pipeline.site.urls import menu
 
@@ -53,9 +54,9 @@ SLUGIFY_SOURCE = "basename"
 
 # Every data cell is hostile text: autoescape everything (Pelican's default is off). A build reads each
 # template once: ``auto_reload`` off spares a stat of the template's file on every page (a noticeable part
-# of the rendering at national scale).
+# of the rendering at national scale). Each template is compiled once per process (pipeline/site/compiled.py).
 JINJA_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "autoescape": True, "extensions": [],
-                     "auto_reload": False}
+                     "auto_reload": False, "bytecode_cache": TEMPLATES}
 
 # The theme's pt-BR filters, for every page (the hand-written pages too: their footer shows dates).
 JINJA_FILTERS = FILTERS
