@@ -29,6 +29,7 @@ from pipeline.build import build
 from pipeline.contract.settings import Settings
 from pipeline.places import resolve
 from pipeline.site.placeholders import NOTE, NOTE_ONE_DIRECTION, has_placeholder_times, placeholder_notes
+from pipeline.site.timetable import mixed, service_class
 
 TEST_CNPJ = "76423366000135"  # EMPRESA TESTE SUPAS, the real export's test company
 ALL = ",".join(["true"] * 7)
@@ -38,6 +39,7 @@ SATURDAY = ",".join(["false"] * 5 + ["true", "false"])
 HORARIOS = [  # linha, cnpj, sentido, horario, categoria, tipo, dias, meses
     ("12-0999-00", "11222333000181", "ida", "09:30", "semileito", "SEMI-LEITO", SATURDAY, JANUARY),
     ("12-0999-00", "11222333000181", "volta", "17:00", "semileito", "SEMI-LEITO", ALL, YEAR),
+    ("12-0999-00", "11222333000181", "volta", "21:00", "leito_com_ar", "MISTO - LEITO / SEMI-LEITO", SATURDAY, YEAR),
     ("12-5001-70", "11222333000181", "ida", "00:00", "semiurbano", "SEMI-URBANO", ALL, YEAR),
     ("12-5001-70", "11222333000181", "volta", "00:00", "semiurbano", "SEMI-URBANO", ALL, YEAR),
     ("06-1863-00", TEST_CNPJ, "ida", "13:00", "convencional_com_sanitario", "CONVEN. C/ SANITÁRIO", ALL, YEAR),
@@ -154,6 +156,28 @@ def test_each_departure_is_a_row_with_its_line_carrier_class_days_and_months(pai
         "transportadora": {"nome": "VIACAO CERRADO LTDA", "url": "/transportadoras/11222333000181/"},
         "categoria": "Semileito", "dias": [False] * 5 + [True, False], "meses": ["janeiro"]}
     assert answer["partidas_semana"] == 7 + 1 + 5
+
+
+def test_a_mixed_vehicle_is_read_as_mixed_not_as_its_highest_class(pair_site):
+    """MISTO - LEITO / SEMI-LEITO is filed under leito com ar (its fare ceiling), but a passenger may board
+    either class: the answer, its JSON and the line's grid say "Misto", in the source's words."""
+    pair = "go/caldas-novas/para/df-brasilia"
+    rows = {r[0]: r for r in _departures(_page(pair_site, pair))}
+    assert rows["21:00"][3] == "Misto: leito / semi-leito" and rows["17:00"][3] == "Semileito"
+    departures = {p["horario"]: p for p in _json(pair_site, pair)["partidas"]}
+    assert departures["21:00"]["categoria"] == "Misto: leito / semi-leito"
+    assert "Leito com ar-condicionado" not in page_text(pair_site / "cidades" / pair / "index.html")
+    line = page_text(pair_site / "linhas" / "12-0999-00" / "index.html")
+    assert "Misto: leito / semi-leito" in line and "Leito com ar-condicionado" not in line
+
+
+@pytest.mark.parametrize("vehicle, read", [
+    ("MISTO - LEITO / SEMI-LEITO", "Misto: leito / semi-leito"),
+    ("MISTO - EXECUTIVO / LEITO COM AR", "Misto: executivo / leito com ar"),
+    ("misto -  convencional /  semi-leito ", "Misto: convencional / semi-leito"),
+    ("SEMI-LEITO", "Semileito"), ("", "Semileito"), (None, "Semileito")])
+def test_the_class_a_passenger_reads(vehicle, read):
+    assert service_class("semileito", mixed(vehicle), {"semileito": "Semileito"}.get) == read
 
 
 def test_a_terminal_filed_under_a_municipality_is_that_place_and_the_answer_says_so(pair_site):

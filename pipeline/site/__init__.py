@@ -77,6 +77,10 @@ def template_globals(data: SiteData) -> dict:
         "grafico_tarifas": lambda line: charts.fare_history_svg(line["tarifas"], data.as_of, category),
         "grafico_bilhetes": charts.tickets_svg,
         "rotulo": lambda table, field, value: label(data.schema, table, field, value),
+        # the class a passenger reads for a departure of a pair's answer: "Misto: leito / semi-leito" for a
+        # mixed vehicle (pipeline/site/timetable.py), the category's label otherwise
+        "classe_da_partida": lambda p: timetable.service_class(
+            p["categoria"], p["misto"], lambda v: label(data.schema, "horarios", "categoria", v)),
         "lei": legal_numbers(),
         "calculadoras": CALCULATORS,  # the calculators' messages and number grammar (legal/passageiros.py)
         "cobertura": data.coverage,

@@ -26,6 +26,7 @@ from .coverage import PHRASES, Coverage, join
 from .filters import data_br, mes_br, numero
 from .placeholders import placeholder_notes
 from .record import Record
+from .timetable import mixed, service_class
 
 # How a line serves a pair, the first that applies: its two terminals, the ends of one of its sections
 # (art. 3 XXI), two stops of its itinerary in that order. A page claims a section only for "secao".
@@ -357,15 +358,16 @@ def _departure_rows(line: dict, rows: list[dict], weekdays: list[str], note: str
     for h in rows:
         days = [bool(h[d]) for d in weekdays]
         months = None if len(h["meses"]) == h["todos_os_meses"] else list(h["meses"])
-        key = (h["horario"], h["transportadora_cnpj"], h["categoria"], None if months is None else tuple(months))
+        misto = mixed(h.get("tipo_veiculo"))  # a mixed vehicle is its own class for the passenger
+        key = (h["horario"], h["transportadora_cnpj"], h["categoria"], misto, None if months is None else tuple(months))
         for row in by_key.setdefault(key, []):
             if not any(a and b for a, b in zip(row["dias"], days)):
                 row["dias"] = [a or b for a, b in zip(row["dias"], days)]
                 break
         else:
             row = Record(horario=h["horario"], sem_horario=note is not None, nota=note,
-                         linha=line, transportadora=h.get("transportadora"), categoria=h["categoria"], dias=days,
-                         meses=months)
+                         linha=line, transportadora=h.get("transportadora"), categoria=h["categoria"], misto=misto,
+                         dias=days, meses=months)
             by_key[key].append(row)
             out.append(row)
     return out
@@ -425,7 +427,8 @@ def _departure_json(row: Record, label) -> dict:
     names or None all year; a placeholder time keeps its ``horario`` and says so (``sem_horario``, ``nota``)."""
     out = {"horario": row["horario"], "sem_horario": row["sem_horario"], "linha": row["linha"]["prefixo"],
            "url": row["linha"]["url"], "transportadora": _carrier_json(row["transportadora"]),
-           "categoria": label(row["categoria"]), "dias": row["dias"], "meses": row["meses"]}
+           "categoria": service_class(row["categoria"], row["misto"], label),
+           "dias": row["dias"], "meses": row["meses"]}
     if row["sem_horario"]:
         out["nota"] = row["nota"]
     return out
