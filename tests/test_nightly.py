@@ -315,9 +315,23 @@ def test_the_contact_given_on_the_command_line_is_checked_and_named_in_the_user_
     with pytest.raises(NightlyError, match="--contato"):
         load_config(PROJECT_ROOT / "nightly.toml", contato="x)\nHost: outro")
     with catalogue() as site:
-        run(job(tmp_path, site, sources=["habilitadas"], contato="https://github.com/exemplo/portal"))
+        summary = run(job(tmp_path, site, sources=["habilitadas"], contato="https://github.com/exemplo/portal"))
         agents = {r.headers.get("User-Agent") for r in site.requests}
     assert len(agents) == 1 and "https://github.com/exemplo/portal" in agents.pop()
+    # an address that is not an e-mail reaches no catalogue, and the summary says what is missing
+    catalogue_json = json.loads((tmp_path / "site" / "data.json").read_text(encoding="utf-8"))
+    assert all("hasEmail" not in d["contactPoint"] for d in catalogue_json["dataset"])
+    assert ("sem e-mail de contato: data.json e catalogo.jsonld saem sem contactPoint.hasEmail, que o Project "
+            "Open Data exige; defina a variável CONTATO_EMAIL do repositório") in summary.markdown(date(2026, 11, 29))
+
+
+def test_a_mailto_contact_is_the_catalogues_e_mail_and_the_summary_says_nothing_is_missing(tmp_path):
+    with catalogue() as site:
+        summary = run(job(tmp_path, site, sources=["habilitadas"], contato="mailto:dados@transparencia-onibus.org.br"))
+    catalogue_json = json.loads((tmp_path / "site" / "data.json").read_text(encoding="utf-8"))
+    assert {d["contactPoint"].get("hasEmail") for d in catalogue_json["dataset"]} == {
+        "mailto:dados@transparencia-onibus.org.br"}
+    assert "CONTATO_EMAIL" not in summary.markdown(date(2026, 11, 29))
 
 
 def test_the_shipped_config_lists_every_antt_dataset_the_adapters_read():

@@ -37,7 +37,10 @@ def test_builds_with_make_nightly_caches_the_venv_and_deploys_only_after_success
     assert runs[0] == ('make nightly OUT=output SITE_URL="${{ steps.pages.outputs.base_url }}" '
                        'ANTERIOR="${{ steps.pages.outputs.base_url }}/dados/" '
                        'VERSOES_URL="${{ github.server_url }}/${{ github.repository }}/releases" '
-                       'CONTATO="${{ github.server_url }}/${{ github.repository }}"')
+                       'CONTATO="${{ vars.CONTATO_EMAIL && format(\'mailto:{0}\', vars.CONTATO_EMAIL) || '
+                       'format(\'{0}/{1}\', github.server_url, github.repository) }}"')
+    # the contact: the repository variable CONTATO_EMAIL as a mailto: (the catalogues' e-mail), else the
+    # repository's address (the User-Agent's only; the job's summary then says the e-mail is missing)
     caches = [s["with"]["path"] for s in steps if "actions/cache@" in s.get("uses", "")]
     assert ".venv" in caches and ".cache/nightly" in caches
     upload = next(i for i, s in enumerate(steps) if "upload-pages-artifact" in s.get("uses", ""))

@@ -497,6 +497,7 @@ class Summary:
     configured: int = -1  # the sources nightly.toml names (-1: not read)
     validated: bool = False  # the build read and validated the sources: its counts are known
     release: str = ""  # the folder of the night's release assets, and the version they are for
+    contact_email: str = ""  # the catalogues' contact e-mail (the job's --contato, when a mailto:)
 
     @property
     def stale(self) -> list[str]:
@@ -527,6 +528,10 @@ class Summary:
                           f"páginas: {self.pages} · links quebrados: {len(self.broken_links)}"]
         if self.first_errors:
             lines += ["", "## Primeiros erros da validação", ""] + [f"- {m}" for m in self.first_errors]
+        if self.validated and not self.contact_email:
+            lines += ["", "## Catálogos", "", "- sem e-mail de contato: data.json e catalogo.jsonld saem sem "
+                      "contactPoint.hasEmail, que o Project Open Data exige; defina a variável CONTATO_EMAIL do "
+                      "repositório (o workflow a passa como --contato mailto:…)"]
         if self.hosting or self.release:
             lines += ["", "## Hospedagem", ""] + [f"- {m}" for m in self.hosting] \
                 + ([f"- {self.release}"] if self.release else [])
@@ -616,6 +621,7 @@ def _run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
                             release_folder=release_folder(config) if config.versions_url else None,
                             # the job's declared contact is the catalogues' e-mail when it is one (mailto:)
                             contact_email=config.contato if config.contato.startswith("mailto:") else "")
+        summary.contact_email = settings.contact_email
         try:
             result = build(settings, progress=progress)
         except BuildError as exc:
