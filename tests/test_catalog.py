@@ -525,3 +525,30 @@ def test_keywords_name_only_what_the_sources_cover(real_only_site):
     assert package["keywords"] == ["transporte rodoviário", "ônibus"]
     catalogue = json.loads((real_only_site / "data.json").read_text(encoding="utf-8"))
     assert not any(w in {"outorgas", "tarifas", "Decreto 952/1993"} for d in catalogue["dataset"] for w in d["keyword"])
+
+
+@pytest.mark.slow
+def test_a_table_without_dates_covers_the_period_its_source_states(real_only_site):
+    """The carriers and lines of ANTT's 2021 timetable have no date column: they cover the year the source
+    states for its data (2021). A table no source supplies, and a table the portal computes, state no period
+    (issue 35: temporal coverage missing on the real build)."""
+    data = json.loads((real_only_site / "data.json").read_text(encoding="utf-8"))
+    by_table = {d["identifier"].rstrip("/").rsplit("/", 1)[-1]: d for d in data["dataset"]}
+    assert by_table["transportadoras"]["temporal"] == by_table["linhas"]["temporal"] == "2021-01-01/2021-12-31"
+    assert by_table["horarios"]["temporal"] == "1955-04-27/2020-10-14"  # its own dates (data_autorizacao)
+    for table in ("outorgas", "secoes", "achados", "municipios"):
+        assert "temporal" not in by_table[table], table
+    g = Graph().parse(data=(real_only_site / "dados" / "catalogo.jsonld").read_text(encoding="utf-8"),
+                      format="json-ld", publicID="https://exemplo.org/")
+    starts = sorted(str(g.value(node, Namespace("http://www.w3.org/ns/dcat#").startDate))
+                    for node in g.objects(None, DCT.temporal))
+    assert starts.count("2021-01-01") == 2  # the DCAT of the carriers and of the lines says the same
+
+
+def test_a_stated_date_is_a_period():
+    from pipeline.release.versions import period
+
+    assert period("2021") == (date(2021, 1, 1), date(2021, 12, 31))
+    assert period("2024-02") == (date(2024, 2, 1), date(2024, 2, 29))
+    assert period("2026-09-15") == (date(2026, 9, 15), date(2026, 9, 15))
+    assert period("2026-13") == period("") == period("setembro") == (None, None)

@@ -251,7 +251,10 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
         previous_folder = _local_dados(settings.previous)
     listed = versions.files(out, descriptor)
     versions.write_checksums(out, listed)
-    temporal = versions.temporal(derived.tables, descriptor)
+    # a table without dates of its own covers the period its sources state (a table the portal computes, none)
+    stated_dates = {s.get("name"): s.get("date") for s in descriptor.get("sources", []) if s.get("date")}
+    temporal = versions.temporal(derived.tables, descriptor, {
+        name: [stated_dates[i] for i in ids if i in stated_dates] for name, ids in (coverage or {}).items()})
     temporal.update({name: (b.first_day, b.last_day) for name, b in derived.batches.items()})
     # rows per table; None for a table no source supplies (its rows are unknown: never "0 linhas")
     rows = {name: derived.rows(name) if covered(name) else None for name in derived.tables}

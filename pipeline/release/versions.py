@@ -59,9 +59,13 @@ def write_checksums(out: Path, listed: list[dict]) -> None:
     (out / CHECKSUMS).write_text(lines, encoding="utf-8")
 
 
-def temporal(tables: dict[str, pd.DataFrame], descriptor: dict) -> dict[str, tuple[date | None, date | None]]:
+def temporal(tables: dict[str, pd.DataFrame], descriptor: dict,
+             stated: dict[str, list[str]] | None = None) -> dict[str, tuple[date | None, date | None]]:
     """Each table's first and last date over its date and date-time columns (the data's own dates, not
-    the build's): the temporal coverage the catalogues state."""
+    the build's): the temporal coverage the catalogues state. A table with rows but no date of its own
+    (the carriers and lines of an export) covers the period its sources state for their data (``stated``:
+    per table, each source's ``data``, AAAA, AAAA-MM or AAAA-MM-DD: :func:`period`); a table with no row, or
+    whose sources state no date, covers no period."""
     out = {}
     for r in descriptor["resources"]:
         df = tables.get(r["name"])
@@ -71,9 +75,28 @@ def temporal(tables: dict[str, pd.DataFrame], descriptor: dict) -> dict[str, tup
                 if f.get("type") in ("date", "datetime") and f["name"] in df.columns:
                     values = [v for v in df[f["name"]].tolist() if isinstance(v, date)]
                     days += [min(values), max(values)] if values else []
+            if not days:
+                days = [d for text in (stated or {}).get(r["name"], []) for d in period(text) if d is not None]
         days = [d.date() if isinstance(d, datetime) else d for d in days]
         out[r["name"]] = (min(days), max(days)) if days else (None, None)
     return out
+
+
+def period(text: str) -> tuple[date | None, date | None]:
+    """The first and last day of a source's stated date: a year (``2021``), a month (``2026-09``) or a day;
+    ``(None, None)`` for anything else."""
+    from calendar import monthrange
+
+    try:
+        if re.fullmatch(r"[0-9]{4}", text):
+            return date(int(text), 1, 1), date(int(text), 12, 31)
+        if re.fullmatch(r"[0-9]{4}-[0-9]{2}", text):
+            year, month = int(text[:4]), int(text[5:])
+            return date(year, month, 1), date(year, month, monthrange(year, month)[1])
+        day = date.fromisoformat(text) if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text) else None
+        return day, day
+    except ValueError:
+        return None, None
 
 
 # a release is kept as AAAA-MM-DD-<the first 12 hex digits of its datapackage.json's SHA-256>; releases kept
