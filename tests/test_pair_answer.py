@@ -28,6 +28,7 @@ from pipeline.adapters.common import TEST_COMPANY_NOTE
 from pipeline.build import build
 from pipeline.contract.settings import Settings
 from pipeline.places import resolve
+from pipeline.site.cities import terminal
 from pipeline.site.placeholders import NOTE, NOTE_ONE_DIRECTION, has_placeholder_times, placeholder_notes
 from pipeline.site.timetable import mixed, service_class
 
@@ -171,6 +172,17 @@ def test_a_mixed_vehicle_is_read_as_mixed_not_as_its_highest_class(pair_site):
     assert "Misto: leito / semi-leito" in line and "Leito com ar-condicionado" not in line
 
 
+@pytest.mark.parametrize("name, uf, read", [
+    ("UBERLANDIA", "MG", "Uberlândia"),  # the official spelling, accents and case
+    ("SAO  PAULO", "SP", "São Paulo"),
+    ("TAGUATINGA", "DF", "Taguatinga"),  # a region of Brasília: its own name, as the answer's note says it
+    ("ITAPAGE", "CE", "Itapajé"),  # an old spelling: today's
+    ("PUERTO SUAREZ", "BOL", "PUERTO SUAREZ"),  # abroad: the source's text, no spelling invented
+])
+def test_a_terminal_reads_as_a_passenger_reads_it(name, uf, read):
+    assert terminal(name, uf) == read
+
+
 @pytest.mark.parametrize("vehicle, read", [
     ("MISTO - LEITO / SEMI-LEITO", "Misto: leito / semi-leito"),
     ("MISTO - EXECUTIVO / LEITO COM AR", "Misto: executivo / leito com ar"),
@@ -183,7 +195,7 @@ def test_the_class_a_passenger_reads(vehicle, read):
 def test_a_terminal_filed_under_a_municipality_is_that_place_and_the_answer_says_so(pair_site):
     page = _page(pair_site, "df/brasilia/para/go-caldas-novas")
     lines = _lines(page)
-    assert lines["12-0999-00"][0] == ("TAGUATINGA (DF) → CALDAS NOVAS (GO); "
+    assert lines["12-0999-00"][0] == ("Taguatinga (DF) → Caldas Novas (GO); "
                                       "parte de Taguatinga (DF), região administrativa de Brasília")
     assert lines["12-0999-00"][2] == "1"  # its departure from Taguatinga counted (it was "sem horários")
     assert "por uma seção" not in page_text(pair_site / "cidades/df/brasilia/para/go-caldas-novas/index.html")
@@ -196,7 +208,7 @@ def test_a_terminal_filed_under_a_municipality_is_that_place_and_the_answer_says
 
 def test_only_a_section_row_makes_the_answer_claim_a_section(pair_site):
     by_section = page_text(pair_site / "cidades/go/cristalina/para/df-brasilia/index.html")
-    assert "12-0140-00 BRASILIA (DF) → CALDAS NOVAS (GO); para em Cristalina por uma seção" in by_section
+    assert "12-0140-00 Brasília (DF) → Caldas Novas (GO); para em Cristalina por uma seção" in by_section
     assert _json(pair_site, "go/cristalina/para/df-brasilia")["linhas"][0]["por_secao"] is True
 
 
@@ -294,7 +306,7 @@ def test_real_export_places_filed_under_a_municipality_keep_their_departures(rea
     # Taguatinga -> Trindade: 3 (0 was shown), on the page of Brasília -> Trindade
     trindade = page_text(real_only_site / "cidades/df/brasilia/para/go-trindade/index.html")
     assert "1 linha, 3 partidas por semana a partir de Brasília." in trindade
-    assert "TAGUATINGA (DF) → TRINDADE (GO); parte de Taguatinga (DF), região administrativa de Brasília" in trindade
+    assert "Taguatinga (DF) → Trindade (GO); parte de Taguatinga (DF), região administrativa de Brasília" in trindade
     assert "06:00 12-9370-00" in trindade and "por uma seção" not in trindade
     # Sapucaia -> Além Paraíba: 196 (7 was shown), 189 of them from Jamapará, a district of Sapucaia
     sapucaia = _real(real_only_site, "rj/sapucaia/para/mg-alem-paraiba")
@@ -381,12 +393,12 @@ def test_real_export_a_return_answer_names_the_line_in_the_direction_travelled(r
     """Uberlândia → Caldas Novas is the return of lines CALDAS NOVAS (GO) → UBERLANDIA (MG): the answer
     names them in the direction the passenger travels, and says it is the line's return (issue 35)."""
     answer = _real(real_only_site, "mg/uberlandia/para/go-caldas-novas")
-    assert {x["ligacao"] for x in answer["linhas"]} == {"UBERLANDIA (MG) → CALDAS NOVAS (GO) (volta da linha)"}
+    assert {x["ligacao"] for x in answer["linhas"]} == {"Uberlândia (MG) → Caldas Novas (GO) (volta da linha)"}
     page = page_text(real_only_site / "cidades" / "mg" / "uberlandia" / "para" / "go-caldas-novas" / "index.html")
-    assert "UBERLANDIA (MG) → CALDAS NOVAS (GO) (volta da linha)" in page
-    assert "CALDAS NOVAS (GO) → UBERLANDIA (MG)" not in page
+    assert "Uberlândia (MG) → Caldas Novas (GO) (volta da linha)" in page
+    assert "Caldas Novas (GO) → Uberlândia (MG)" not in page and "UBERLANDIA (MG) →" not in page
     there = _real(real_only_site, "go/caldas-novas/para/mg-uberlandia")
-    assert "CALDAS NOVAS (GO) → UBERLANDIA (MG)" in {x["ligacao"] for x in there["linhas"]}
+    assert "Caldas Novas (GO) → Uberlândia (MG)" in {x["ligacao"] for x in there["linhas"]}
 
 
 def test_a_seasonal_pair_says_in_which_months_its_weekly_departures_run():

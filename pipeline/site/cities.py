@@ -20,7 +20,7 @@ from functools import cache, lru_cache
 
 from ..adapters.common import TEST_COMPANY_NOTE
 from ..legal.dates import add_months
-from ..places import BY_ALIAS, Place, aliases, fold_name, resolve
+from ..places import BY_ALIAS, BY_NAME, Place, aliases, fold_name, resolve
 from . import urls
 from .coverage import PHRASES, Coverage, join
 from .filters import data_br, mes_br, numero
@@ -52,11 +52,26 @@ def collation_key(text: str):
     return _collator().sort_key(text or "")
 
 
+@lru_cache(maxsize=65_536)
+def terminal(name: str, uf: str) -> str:
+    """A line's terminal as a passenger reads it: the official spelling of the municipality the source names
+    (``UBERLANDIA`` -> ``Uberlândia``, an old spelling -> today's), the part's own name for a region or
+    district the source names apart (``TAGUATINGA`` -> ``Taguatinga``), else the source's text (a town
+    abroad, or one not identified: no official spelling at hand, none is invented)."""
+    place = resolve(name, uf)
+    if place.resolucao == BY_NAME:
+        return place.nome
+    if place.resolucao == BY_ALIAS:
+        alias = aliases().get((fold_name(name), (uf or "").upper()))
+        return alias.parte.split(" (", 1)[0] if alias is not None and alias.parte else place.nome
+    return " ".join((name or "").split())
+
+
 def ligacao(line: dict, sentido: str | None = None) -> str:
-    """``SAO PAULO (SP) → RIO DE JANEIRO (RJ)``: a line's terminals, as the JSON files give them; in the
-    direction the passenger travels when it is the line's return (``sentido`` "volta"), said so."""
-    there = f"{line['origem_municipio']} ({line['origem_uf']})"
-    back = f"{line['destino_municipio']} ({line['destino_uf']})"
+    """``São Paulo (SP) → Rio de Janeiro (RJ)``: a line's terminals (:func:`terminal`), as the JSON files give
+    them; in the direction the passenger travels when it is the line's return (``sentido`` "volta"), said so."""
+    there = f"{terminal(line['origem_municipio'], line['origem_uf'])} ({line['origem_uf']})"
+    back = f"{terminal(line['destino_municipio'], line['destino_uf'])} ({line['destino_uf']})"
     return f"{back} → {there} (volta da linha)" if sentido == "volta" else f"{there} → {back}"
 
 
