@@ -98,6 +98,8 @@ def test_the_search_answers_a_journey_a_typo_and_a_notice_number_truthfully(brow
         # a notice number where no source has notices: said, not a bare "0 páginas"
         page.goto("/busca/?q=123456789")
         expect(status).to_contain_text("nenhuma fonte deste site traz autos de infração")
+        page.goto("/busca/?q=" + quote("AI 2021/000456"))  # as a notice is written: letters and a slash
+        expect(status).to_contain_text("nenhuma fonte deste site traz autos de infração")
         assert tab.console_errors == []
     finally:
         page.context.close()
@@ -160,3 +162,22 @@ def test_the_command_line_answers_a_journey_first_and_says_what_it_guessed(real_
     tie = search("são josé d")
     urls = [line.split()[-1] for line in tie.stdout.splitlines()[:-1]]
     assert urls.index("/cidades/sp/sao-jose-dos-campos/") < urls.index("/cidades/pr/sao-jose-da-boa-vista/")
+
+
+@pytest.mark.parametrize("typed, shaped", [
+    ("AI 2021/000456", True), ("AI-0001", True), ("123456789", True), ("2021/000456", True),
+    ("GOTO0113002", False),  # a SIGMA line prefix: four letters
+    ("Curitiba", False), ("AI 12", False), ("ABCD1234", False)])
+def test_what_a_notice_number_looks_like(typed, shaped, sample_site):
+    """One pattern, in Python (pipeline/site/notices.py) and handed to the search page's script by its form."""
+    import re
+
+    from bs4 import BeautifulSoup
+
+    from pipeline.site.identifiers import key
+    from pipeline.site.notices import NOTICE_SHAPE
+
+    assert bool(re.fullmatch(NOTICE_SHAPE, key(typed))) is shaped
+    form = BeautifulSoup((sample_site / "busca" / "index.html").read_text(encoding="utf-8"), "html.parser").find(
+        "form", id="form-busca")
+    assert form["data-autos-forma"] == NOTICE_SHAPE

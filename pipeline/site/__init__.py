@@ -293,6 +293,7 @@ class DataGenerator(PortalGenerator):
         self.writer.rendered.late.append(self.data_pages)
         self.page("dados/qualidade/", "qualidade", relatorio=self.data.report)
         self.page("busca/", "busca", autos_digitos=self.data.notice_digits, autos_campos=notices.FIELDS,
+                  autos_forma=notices.NOTICE_SHAPE,
                   chaves_nomes=names.shard_keys(self.data),
                   chaves_ids=sorted(identifiers.shards(self.data)))
 

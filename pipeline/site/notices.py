@@ -23,6 +23,12 @@ from .filters import clausula_url
 from .identifiers import key
 
 PER_FILE = 100
+# What a notice number looks like once :func:`~pipeline.site.identifiers.key` has reduced it: at most three
+# letters, then four digits or more (``AI 2021/000456`` -> ``AI2021000456``, ``123456789``). Where no source
+# has notices, a query of this shape is told so instead of "0 resultados"; the search page reads the pattern
+# from its form (``data-autos-forma``), so that it lives here alone. A SIGMA prefix (``GOTO0113002``, four
+# letters) is not one.
+NOTICE_SHAPE = r"^[A-Z]{0,3}[0-9]{4,}$"
 # the row of a notice in its file, in this order (the search page hands the names to busca.js)
 FIELDS = ["numero", "transportadora", "transportadora_url", "linha", "linha_url", "data_hora", "local",
           "enquadramento", "enquadramento_url", "grupo", "penalidade", "valor", "situacao", "prazo_defesa",

@@ -79,6 +79,8 @@
     var base = window.portal.base(form);
     var digits = Number(form.getAttribute("data-autos-digitos")) || 1;
     var noticesCovered = form.getAttribute("data-autos-cobertos") === "sim";
+    // what a notice number looks like, reduced (pipeline/site/notices.py NOTICE_SHAPE)
+    var noticeShape = new RegExp(form.getAttribute("data-autos-forma") || "^[0-9]{4,}$");
     // the files that exist (no request for one that does not)
     var nameFiles = (form.getAttribute("data-nomes") || "").split(" "), idFiles = (form.getAttribute("data-ids") || "").split(" ");
     var input = form.querySelector("input[name=q]");
@@ -140,7 +142,7 @@
         rulesLoaded = rules;
         var ranked = rules ? rankNames(q, r[0] || [], rules) : { items: [], typo: false };
         return { names: ranked.items, typoNames: ranked.typo, ident: r[1], notice: r[2] ? r[2][k] || null : null,
-                 places: r[3] ? places(q, r[3], !ranked.items.length || ranked.typo) : [], looksLikeNotice: k.length >= 4 && /^[0-9]+$/.test(k) };
+                 places: r[3] ? places(q, r[3], !ranked.items.length || ranked.typo) : [], looksLikeNotice: noticeShape.test(k) };
       });
     }
 
