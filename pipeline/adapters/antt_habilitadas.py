@@ -12,7 +12,18 @@ from __future__ import annotations
 import numpy as np
 
 from .base import Layout
-from .columnar import ColumnAdapter, Conflicts, IngestReport, Judged, Rule, carriers, keep_once, key_order, line_rules
+from .columnar import (
+    ColumnAdapter,
+    Conflicts,
+    IngestReport,
+    Judged,
+    Rule,
+    carriers,
+    folded,
+    keep_once,
+    key_order,
+    line_rules,
+)
 from .common import parse_date_br
 
 NAME = "antt-empresas-habilitadas"
@@ -24,10 +35,6 @@ SEMIURBAN = Layout("semiurbano", ("cnpj", "razao_social", "validade_habilitacao"
 REGULAR_2021 = Layout("regular (2021)", ("razao_social", "cnpj", "regime", "situacao", "modalidade", "validade"),
                       {"validade": "vigencia"})
 MARKETS = {REGULAR.label: "regular", SEMIURBAN.label: "semiurbano", REGULAR_2021.label: "regular"}
-
-
-def _folded(column: str) -> Rule:
-    return Rule(column, (column,), (column,), lambda text: ((" ".join(text.split()),), None))
 
 
 class LicensedCarriers(ColumnAdapter):
@@ -46,7 +53,7 @@ class LicensedCarriers(ColumnAdapter):
             value, why = parse_date_br(text, shown)
             return (value,), why
         return [*line_rules(self.schema, lines=False), Rule("validity", ("vigencia",), ("vigencia",), validity),
-                *(_folded(c) for c in ("numero_tar", "situacao", "regime", "modalidade") if c in self.layout.names)]
+                *(folded(c) for c in ("numero_tar", "situacao", "regime", "modalidade") if c in self.layout.names)]
 
     def keep(self, judged: Judged, report: IngestReport) -> dict:
         v, lines, conflicts, n = judged.values, judged.rows.row_numbers, Conflicts(), len(judged.rows)

@@ -10,17 +10,13 @@ from __future__ import annotations
 
 from .antt_linhas_secoes import LineRules
 from .base import Layout
-from .columnar import Conflicts, IngestReport, Judged, Rule, keep_once, key_order, line_rules
+from .columnar import Conflicts, IngestReport, Judged, Rule, folded, keep_once, key_order, line_rules
 from .common import parse_date_either
 
 NAME = "antt-historico-linhas"
 TITLE = "Histórico de linhas"
 HEADER = ("cnpj", "razao_social", "data_autorizacao", "prefixo", "descricao_linha", "tipo_servico", "outorga_secao",
           "data_atualizacao", "protocolo_historico", "decricao_historico", "situacao_servico", "ambito_linha")
-
-
-def _folded(column: str) -> Rule:
-    return Rule(column, (column,), (column,), lambda text: ((" ".join(text.split()),), None))
 
 
 class History(LineRules):
@@ -49,11 +45,11 @@ class History(LineRules):
         return [*line_rules(self.schema), self.ambit(), self.authorisation(),
                 *(date_of(c) for c in self.MIXED_DATES), Rule("recorded", ("data_atualizacao",), (), recorded),
                 Rule("protocol", ("protocolo_historico",), ("protocolo",), protocol), self.service(),
-                _folded("descricao_historico"), _folded("situacao_servico")]
+                folded("descricao_historico"), folded("situacao_servico")]
 
     def keep(self, judged: Judged, report: IngestReport) -> dict:
         v, lines, conflicts = judged.values, judged.rows.row_numbers, Conflicts()
-        tables = self.line_tables(judged, report, conflicts)
+        tables, _, _ = self.line_tables(judged, report, conflicts)
         keys = [v["prefixo"], v["protocolo"], v["data_atualizacao"]]
         kept = keep_once(report, conflicts, lines, keys,
                          [("descricao", v["descricao_historico"]), ("situacao_servico", v["situacao_servico"])],

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..contract.schema import load_schema
 from .base import Layout
-from .columnar import ColumnAdapter, Conflicts, IngestReport, Judged, Rule, line_rules, line_tables, per_text
+from .columnar import ColumnAdapter, Conflicts, IngestReport, Judged, Rule, folded, line_rules, line_tables, per_text
 from .common import fold_code, parse_date_br
 
 TITLE = "Quadro de horários"  # the export's name at the regulator
@@ -146,8 +146,7 @@ class Timetable(ColumnAdapter):
                 return (value in _FLAG_TRUE,), None
             return Rule(column, (column,), (FLAG_COLUMNS[column],), judge)
 
-        free = ([Rule("gratuidade", ("gratuidade",), ("gratuidade",), lambda text: ((" ".join(text.split()),), None))]
-                if "gratuidade" in self.layout.names else [])
+        free = [folded("gratuidade")] if "gratuidade" in self.layout.names else []
         return [*line_rules(self.schema), Rule("category", ("tipo_veiculo",), ("categoria", "tipo_veiculo"), category),
                 Rule("direction", ("sentido",), ("sentido",), direction), Rule("time", ("horario",), ("horario",), time),
                 Rule("authorised", ("data_autorizacao",), ("data_autorizacao",), authorised),

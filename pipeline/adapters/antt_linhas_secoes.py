@@ -132,13 +132,12 @@ class LineRules(ColumnAdapter):
     def service() -> Rule:
         return Rule("tipo_servico", ("tipo_servico",), ("tipo_servico",), lambda text: ((text.strip(),), None))
 
-    def line_tables(self, judged: Judged, report: IngestReport, conflicts: Conflicts) -> dict[str, list[dict]]:
-        """The transportadoras and linhas of the kept rows; a line's description, carrier and ambit compared."""
+    @staticmethod
+    def line_tables(judged: Judged, report: IngestReport, conflicts: Conflicts):
+        """:func:`.columnar.line_tables`, a line's description, carrier and ambit compared."""
         v = judged.values
-        tables, self.line_rows, self.line_ends = line_tables(
-            report, conflicts, judged, v["ambito"],
-            [("descricao_linha", v["descricao_linha"]), ("cnpj", v["cnpj"]), ("ambito_linha", v["ambito"])])
-        return tables
+        return line_tables(report, conflicts, judged, v["ambito"],
+                           [("descricao_linha", v["descricao_linha"]), ("cnpj", v["cnpj"]), ("ambito_linha", v["ambito"])])
 
 
 SECTION = ("origem_municipio", "origem_uf", "destino_municipio", "destino_uf")
@@ -162,7 +161,7 @@ class LinesAndSections(LineRules):
 
     def keep(self, judged: Judged, report: IngestReport) -> dict:
         v, lines, conflicts = judged.values, judged.rows.row_numbers, Conflicts()
-        tables = self.line_tables(judged, report, conflicts)
+        tables, line_rows, line_ends = self.line_tables(judged, report, conflicts)
         kept = keep_once(report, conflicts, lines, [v["prefixo"], *(v[c] for c in SECTION)],
                          [(c, v[c]) for c in ("extensao_km", "tipo_servico", "tipo_autorizacao")], "secao",
                          "a mesma seção já foi lida; a transportadora desta linha fica registrada", _km_or_text)
@@ -177,12 +176,12 @@ class LinesAndSections(LineRules):
         for i in np.flatnonzero(np.not_equal(km, None).astype(bool)).tolist():
             section = {c: sections[c][i] for c in SECTION}
             prefixo = sections["linha_prefixo"][i]
-            direction = _joins_terminals(section, self.line_ends[prefixo])
+            direction = _joins_terminals(section, line_ends[prefixo])
             if direction == "ida":
                 going[prefixo] = km[i]
             elif direction == "volta":
                 coming.setdefault(prefixo, km[i])
-        for prefixo, line in self.line_rows.items():
+        for prefixo, line in line_rows.items():
             line["extensao_km"] = _km(going.get(prefixo, coming.get(prefixo)))
         sections["extensao_km"] = per_text(km, _km)
         return {**tables, "secoes": (sections, len(kept))}

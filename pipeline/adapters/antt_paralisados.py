@@ -37,7 +37,7 @@ class Paralysed(LineRules):
 
     def keep(self, judged: Judged, report: IngestReport) -> dict:
         v, lines, conflicts = judged.values, judged.rows.row_numbers, Conflicts()
-        tables = self.line_tables(judged, report, conflicts)
+        tables, _, _ = self.line_tables(judged, report, conflicts)
         keys = [v["prefixo"], *(v[c] for c in SECTION), v["data_paralisacao"]]
         kept = keep_once(report, conflicts, lines, keys,
                          [("tipo_servico", v["tipo_servico"]), ("tipo_autorizacao", v["tipo_autorizacao"]),

@@ -39,6 +39,7 @@ from ..read.columns import Columns, plain_lines
 from ..read.writer import write_columns, write_table
 from .base import Layout
 from .common import (
+    _DAMAGED_PAIR,
     TEST_COMPANY_MARK,
     TEST_COMPANY_NOTE,
     IngestReport,
@@ -123,13 +124,10 @@ def read_frame(path: Path, layouts: Sequence[Layout]) -> Frame:
     return Frame(export, layout, Columns("", list(names), codes, texts, lines, str(path)), odd)
 
 
-_DAMAGED_PAIR = re.compile("[\u00c2\u00c3][\u0080-\u00bf]")  # common._DAMAGED but its U+FFFD, found faster apart
-
-
 def _split(text: str, names: list[str], shown: str) -> Columns | None:
     """The rows of a plain export split by Arrow (lines numbered from 2, blank rows left out, as the csv
     reader leaves them); None when the file is not plain or holds damaged text, for the csv reader."""
-    if "\ufffd" in text or _DAMAGED_PAIR.search(text):
+    if "\ufffd" in text or _DAMAGED_PAIR.search(text):  # common._DAMAGED, faster in two looks
         return None  # the csv reader refuses the file at the row, naming line and column
     data = text.encode("utf-8")
     if not plain_lines(np.frombuffer(data, dtype=np.uint8), len(names), b";"):
@@ -206,6 +204,11 @@ def judge(rows: Columns, rules: Sequence[Rule]) -> Judged:
     return Judged(rows, values, why)
 
 
+def folded(column: str) -> Rule:
+    """A column kept as written, its runs of spaces made one; never a reason to reject the row."""
+    return Rule(column, (column,), (column,), lambda text: ((" ".join(text.split()),), None))
+
+
 # --- keeping ----------------------------------------------------------------------------------
 
 
@@ -216,17 +219,14 @@ class Conflicts:
     def __init__(self) -> None:
         self.found: list[tuple] = []
 
-    def compare(self, order: int, key: np.ndarray, values: np.ndarray, lines: np.ndarray, chave: str,
-                label: Callable[[int], str], campo: str, shown: Callable[[Any], str]) -> np.ndarray:
-        """Each row whose ``values`` differ from those of the first row of its ``key``; returns the first rows'
-        positions (per row)."""
-        first = firsts(key)
-        differ = np.flatnonzero((first != np.arange(len(key))) & np.not_equal(values, values[first]).astype(bool))
+    def compare(self, order: int, first: np.ndarray, values: np.ndarray, lines: np.ndarray, chave: str,
+                label: Callable[[int], str], campo: str, shown: Callable[[Any], str]) -> None:
+        """Each row whose ``values`` differ from those of the first row of its key (``first``: :func:`firsts`)."""
+        differ = np.flatnonzero((first != np.arange(len(first))) & np.not_equal(values, values[first]).astype(bool))
         for p in differ.tolist():
             f = int(first[p])
             self.found.append((p, order, chave, label(f), campo, shown(values[f]), shown(values[p]), int(lines[p]),
                                int(lines[f])))
-        return first
 
     def report(self, report: IngestReport) -> None:
         for _, _, *conflict in sorted(self.found, key=lambda c: (c[0], c[1])):
@@ -235,12 +235,12 @@ class Conflicts:
 
 def carriers(report: IngestReport, conflicts: Conflicts, cnpj: np.ndarray, razao: np.ndarray,
              lines: np.ndarray) -> list[dict]:
-    """The transportadoras rows of the kept rows (``common.Carriers``): first spelling kept, the test company
-    flagged, another name under the same CNPJ a conflict."""
-    key = pd.factorize(cnpj)[0]
-    first = conflicts.compare(0, key, razao, lines, "cnpj", lambda f: cnpj[f], "razao_social", str)
+    """The transportadoras rows of the kept rows: first spelling kept, the test company flagged (``observacao``
+    and the report's ``sinalizadas``), another name under the same CNPJ a conflict."""
+    first = firsts(pd.factorize(cnpj)[0])
+    conflicts.compare(0, first, razao, lines, "cnpj", lambda f: cnpj[f], "razao_social", str)
     out = {}
-    for f in np.flatnonzero(first == np.arange(len(key))).tolist():
+    for f in np.flatnonzero(first == np.arange(len(first))).tolist():
         row = {"cnpj": cnpj[f], "razao_social": razao[f]}
         if TEST_COMPANY_MARK in fold_code(razao[f]):
             row["observacao"] = TEST_COMPANY_NOTE
@@ -252,17 +252,16 @@ def carriers(report: IngestReport, conflicts: Conflicts, cnpj: np.ndarray, razao
 
 def line_tables(report: IngestReport, conflicts: Conflicts, judged: Judged, ambito: np.ndarray,
                 compared: Sequence[tuple[str, np.ndarray]]) -> tuple[dict[str, list[dict]], dict[str, dict], dict]:
-    """The transportadoras and linhas of the kept rows (``common.Carriers``, ``common.Lines``): each line as its
-    first row names it (``ambito``: per row), a later row of the line that says otherwise of a ``compared``
-    field (name, values) a conflict. Returns the tables, the lines by prefix and their ends by prefix."""
+    """The transportadoras (:func:`carriers`) and linhas of the kept rows: each line as its first row names it
+    (``ambito``: per row), a later row of the line that says otherwise of a ``compared`` field (name, values) a
+    conflict. Returns the tables, the lines by prefix and their ends by prefix."""
     v, lines = judged.values, judged.rows.row_numbers
     transportadoras = carriers(report, conflicts, v["cnpj"], v["razao_social"], lines)
-    key = pd.factorize(v["prefixo"])[0]
-    first = firsts(key)
+    first = firsts(pd.factorize(v["prefixo"])[0])
     for order, (campo, values) in enumerate(compared, start=1):
-        conflicts.compare(order, key, values, lines, "prefixo", lambda f: v["prefixo"][f], campo, str)
+        conflicts.compare(order, first, values, lines, "prefixo", lambda f: v["prefixo"][f], campo, str)
     rows, ends_of = {}, {}
-    for f in np.flatnonzero(first == np.arange(len(key))).tolist():
+    for f in np.flatnonzero(first == np.arange(len(first))).tolist():
         ends, prefixo = v["ends"][f], v["prefixo"][f]
         rows[prefixo] = {"prefixo": prefixo, "descricao": v["descricao_linha"][f],
                          "origem_municipio": ends.origem_municipio, "origem_uf": ends.origem_uf,
@@ -278,12 +277,11 @@ def keep_once(report: IngestReport, conflicts: Conflicts, lines: np.ndarray, key
     """The first row of each key is kept; a later row of the same key is merged into it (``why`` says so in
     the report) and each of its ``compared`` fields (name, values) that says otherwise is a conflict of table
     ``chave``, the first row's value kept. Returns the kept rows' positions, in the file's order."""
-    key = combined([pd.factorize(k, use_na_sentinel=False)[0] for k in keys])
-    first = firsts(key)
+    first = firsts(combined([pd.factorize(k, use_na_sentinel=False)[0] for k in keys]))
     label = lambda f: " | ".join(str(k[f]) for k in keys)  # noqa: E731
     for k, (campo, values) in enumerate(compared):
-        conflicts.compare(first_order + k, key, values, lines, chave, label, campo, shown)
-    is_first = first == np.arange(len(key))
+        conflicts.compare(first_order + k, first, values, lines, chave, label, campo, shown)
+    is_first = first == np.arange(len(first))
     for p in np.flatnonzero(~is_first).tolist():
         report.merge(int(lines[p]), int(lines[first[p]]), why)
     kept = np.flatnonzero(is_first)
@@ -353,20 +351,19 @@ class ColumnAdapter:
             if len(rows) else np.zeros(0, dtype=np.int64)
         first = firsts(key)
         repeated = first != np.arange(len(rows))
-        events: list[tuple[int, str, Any]] = []  # (line, what, detail): the duplicates, in the file's order
-        for p in np.flatnonzero(repeated).tolist():
-            events.append((int(rows.row_numbers[p]), "dup", int(rows.row_numbers[first[p]])))
+        repeats = [(int(rows.row_numbers[p]), int(rows.row_numbers[first[p]]))  # (line, the line it repeats)
+                   for p in np.flatnonzero(repeated).tolist()]
         rejected: list[tuple[int, str, list[str]]] = []
         seen: dict[tuple, int] = {}
         for n, raw in frame.odd:
             k = tuple(" ".join(c.split()) for c in raw)
             if k in seen:
-                events.append((n, "dup", seen[k]))
+                repeats.append((n, seen[k]))
                 continue
             seen[k] = n
             rejected.append((n, f"número de colunas: a linha tem {len(raw)} colunas; o cabeçalho tem "
                                 f"{len(layout.names)}", raw))
-        for n, _, first_line in sorted(events):
+        for n, first_line in sorted(repeats):  # in the file's order
             report.duplicate(n, first_line)
 
         once = np.flatnonzero(~repeated)
