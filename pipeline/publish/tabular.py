@@ -14,7 +14,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from datetime import date, datetime
 from pathlib import Path
 
@@ -24,6 +23,7 @@ import pandas as pd
 from ..contract.clock import moment_text
 from ..contract.dictionary import MONEY, kind
 from ..contract.schema import Schema, primary_key_of
+from ..read.writer import csv_cell
 from ..validate import Report
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -31,7 +31,6 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 FORMULA_GUARD = ("no CSV, uma célula de texto que começa com =, +, -, @, tabulação ou retorno de carro leva um "
                  "apóstrofo (') na frente, para que uma planilha a mostre como texto em vez de executá-la como "
                  "fórmula (-Expresso fica '-Expresso); o JSON, o Parquet, o SQLite e o XLSX trazem o valor como está")
-_CSV_SPECIAL = re.compile('[,"\r\n]')  # what the csv module quotes a cell for (QUOTE_MINIMAL)
 
 
 def neutralise(text: str) -> str:
@@ -49,16 +48,6 @@ def csv_line(values: list, types: list[str]) -> str:
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\r\n").writerow([csv_text(v, t) for v, t in zip(values, types)])
     return buf.getvalue()[:-2]
-
-
-def csv_cell(text: str) -> str:
-    """``text`` as the csv module writes it among other cells of a row (quoted when it holds a comma, a quote
-    or a line break, its quotes doubled): asked of the csv module itself."""
-    if not text or not _CSV_SPECIAL.search(text):
-        return text
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="\r\n").writerow([text, ""])
-    return buf.getvalue()[:-3]
 
 
 def verification_lines(tables: dict, descriptor: dict) -> dict[str, dict[str, str]]:

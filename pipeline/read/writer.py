@@ -44,20 +44,17 @@ def write_table(path: Path, fields: list[str], rows) -> int:
     return n
 
 
+_CSV_SPECIAL = re.compile('[,"\r\n]')  # what the csv module quotes a cell for (QUOTE_MINIMAL)
 
 
-_QUOTED = re.compile('[,"\n]')  # what makes the csv module quote a cell among others (a CR: see write_table)
-
-
-def _formed(value) -> str:
-    """``value`` as :func:`write_table` writes it among other cells of a row (quoted where the csv module
-    quotes it)."""
-    text = source_cell(value)
-    if not _QUOTED.search(text):
+def csv_cell(text: str) -> str:
+    """``text`` as the csv module writes it among other cells of a row (quoted when it holds a comma, a quote
+    or a line break, its quotes doubled): asked of the csv module itself."""
+    if not text or not _CSV_SPECIAL.search(text):
         return text
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerow([text, ""])
-    return buf.getvalue()[:-2]
+    csv.writer(buf, lineterminator="\r\n").writerow([text, ""])
+    return buf.getvalue()[:-3]
 
 
 def write_columns(path: Path, fields: list[str], columns: dict[str, np.ndarray], count: int) -> int:
@@ -72,10 +69,9 @@ def write_columns(path: Path, fields: list[str], columns: dict[str, np.ndarray],
             cells.append([""] * count)
             continue
         codes, distinct = pd.factorize(columns[name], use_na_sentinel=False)
-        forms = np.array([_formed(None if v is None or v != v else v) for v in distinct] or [""], dtype=object)
-        returns |= np.fromiter(("\r" in source_cell(v) for v in distinct), dtype=bool, count=len(distinct))[codes] \
-            if len(distinct) else False
-        cells.append(forms[codes].tolist())
+        texts = [source_cell(None if v is None or v != v else v) for v in distinct]
+        returns |= np.fromiter(("\r" in t for t in texts), dtype=bool, count=len(texts))[codes]
+        cells.append(np.array([csv_cell(t) for t in texts], dtype=object)[codes].tolist())
     lines = [",".join(row) + "\n" for row in zip(*cells)]
     for p in np.flatnonzero(returns).tolist():  # a row holding a bare CR: every cell quoted, as write_table does
         buf = io.StringIO()
