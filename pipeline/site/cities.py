@@ -62,9 +62,18 @@ def terminal(name: str, uf: str) -> str:
     if place.resolucao == BY_NAME:
         return place.nome
     if place.resolucao == BY_ALIAS:
-        alias = aliases().get((fold_name(name), (uf or "").upper()))
-        return alias.parte.split(" (", 1)[0] if alias is not None and alias.parte else place.nome
+        part = _part(name, uf)
+        return part.split(" (", 1)[0] if part else place.nome
     return " ".join((name or "").split())
+
+
+def _part(name: str, uf: str) -> str:
+    """The part of a municipality the source names apart and the portal files under it, as a passenger is told
+    it (``Taguatinga (DF), região administrativa de Brasília``: the alias table's ``parte``,
+    pipeline/places/apelidos.csv); "" for any other place, an old spelling of the same municipality too."""
+    if resolve(name, uf).resolucao != BY_ALIAS:
+        return ""
+    return getattr(aliases().get((fold_name(name), (uf or "").upper())), "parte", "")
 
 
 def ligacao(line: dict, sentido: str | None = None) -> str:
@@ -403,14 +412,8 @@ def _alias_notes(here_src: tuple[str, str], there_src: tuple[str, str]) -> list[
     Taguatinga (DF), região administrativa de Brasília``, ``chega a Jamapará (RJ), distrito de Sapucaia``,
     from the alias table's ``parte`` (pipeline/places/apelidos.csv). An old spelling of the same
     municipality (MOJI-MIRIM) is no other place, and says nothing."""
-    out = []
-    for verb, (name, uf) in (("parte de", here_src), ("chega a", there_src)):
-        if resolve(name, uf).resolucao != BY_ALIAS:
-            continue
-        part = getattr(aliases().get((fold_name(name), (uf or "").upper())), "parte", "")
-        if part:
-            out.append(f"{verb} {part}")
-    return out
+    return [f"{verb} {part}" for verb, (name, uf) in (("parte de", here_src), ("chega a", there_src))
+            if (part := _part(name, uf))]
 
 
 def _place_json(rec: Record) -> dict:

@@ -21,9 +21,9 @@ def mixed(vehicle: str | None) -> str | None:
 
 def service_class(categoria: str | None, classes: str | None, label) -> str:
     """The class a passenger reads for a departure: the category's label (``label``), or for a mixed vehicle
-    (``classes``: :func:`mixed` of its text) "Misto: leito / semi-leito", as the source names its classes. The category of a mixed vehicle is the
-    highest class it offers (pipeline/adapters/antt_horarios.py): it sets the fare ceiling, but a passenger
-    may board either class, so the page does not name it alone."""
+    (``classes``: :func:`mixed` of its text) "Misto: leito / semi-leito", as the source names its classes.
+    The category of a mixed vehicle is the highest class it offers (pipeline/adapters/antt_horarios.py): it
+    sets the fare ceiling, but a passenger may board either class, so the page does not name it alone."""
     return f"Misto: {classes}" if classes else label(categoria)
 
 
