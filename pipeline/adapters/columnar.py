@@ -35,7 +35,8 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from ..contract.schema import Schema, load_schema
-from ..read.columns import Columns, plain_lines
+from ..read.columns import Columns, blank_rows, columns_of, plain_lines
+from ..read.source import SourceTable
 from ..read.writer import write_columns, write_table
 from .base import Layout
 from .common import (
@@ -115,13 +116,8 @@ def read_frame(path: Path, layouts: Sequence[Layout]) -> Frame:
     whole, odd = [], []
     for n, raw in export.rows:  # read_export refuses the file here, naming the line, if it must
         (whole if len(raw) == len(names) else odd).append((n, raw))
-    codes, texts = [], []
-    for i in range(len(names)):
-        numbers, distinct = pd.factorize(objects([raw[i] for _, raw in whole]), use_na_sentinel=False)
-        codes.append(numbers.astype(np.int64))
-        texts.append(np.asarray(distinct, dtype=object))
-    lines = np.fromiter((n for n, _ in whole), dtype=np.int64, count=len(whole))
-    return Frame(export, layout, Columns("", list(names), codes, texts, lines, str(path)), odd)
+    read = SourceTable("", list(names), [raw for _, raw in whole], [n for n, _ in whole], str(path))
+    return Frame(export, layout, Columns.of(read), odd)
 
 
 def _split(text: str, names: list[str], shown: str) -> Columns | None:
@@ -132,27 +128,16 @@ def _split(text: str, names: list[str], shown: str) -> Columns | None:
     data = text.encode("utf-8")
     if not plain_lines(np.frombuffer(data, dtype=np.uint8), len(names), b";"):
         return None
-    labels = [f"c{i}" for i in range(len(names))]
     table = pacsv.read_csv(
         pa.py_buffer(data),
-        read_options=pacsv.ReadOptions(skip_rows=1, column_names=labels, use_threads=False),
+        read_options=pacsv.ReadOptions(skip_rows=1, column_names=names, use_threads=False),
         parse_options=pacsv.ParseOptions(delimiter=";", quote_char=False, newlines_in_values=False,
                                          ignore_empty_lines=False),
-        convert_options=pacsv.ConvertOptions(column_types={n: pa.string() for n in labels}, strings_can_be_null=False,
+        convert_options=pacsv.ConvertOptions(column_types={n: pa.string() for n in names}, strings_can_be_null=False,
                                              quoted_strings_can_be_null=False))
-    codes, texts = [], []
-    blank = np.ones(table.num_rows, dtype=bool)
-    for label in labels:
-        encoded = table.column(label).combine_chunks().dictionary_encode()
-        distinct = np.asarray(encoded.dictionary.to_pylist(), dtype=object)
-        numbers = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        if blank.any():  # a row of blank cells is no row; once a column has none, no row is
-            blank &= np.fromiter((not t.strip() for t in distinct), dtype=bool, count=len(distinct))[numbers]
-        codes.append(numbers)
-        texts.append(distinct)
-    lines = np.arange(2, 2 + table.num_rows, dtype=np.int64)
-    rows = Columns("", list(names), codes, texts, lines, shown)
-    return rows.take(np.flatnonzero(~blank)) if blank.any() else rows
+    empty = blank_rows(table)  # a row of blank cells is no row, as for the csv reader
+    table = table.append_column("_linha", pa.array(np.arange(2, 2 + table.num_rows, dtype=np.int64)))
+    return columns_of("", names, table.filter(pa.array(~empty)) if empty.any() else table, shown)
 
 
 # --- rules ------------------------------------------------------------------------------------

@@ -146,29 +146,38 @@ def read_columns(table: Table, path: Path, shown: str, size: int):
     for block in reader:
         numbered = block.append_column("_linha", pa.array(np.arange(line, line + block.num_rows, dtype=np.int64)))
         line += block.num_rows
-        # a row of blank cells is no row, for the csv module as here
-        empty = np.ones(block.num_rows, dtype=bool)
-        for i in range(len(names)):
-            encoded = block.column(i).dictionary_encode()
-            known = blank[i]
-            verdict = np.fromiter((known[v] if v in known else known.setdefault(v, not v.strip())
-                                   for v in encoded.dictionary.to_pylist()), dtype=bool, count=len(encoded.dictionary))
-            empty &= verdict[encoded.indices.to_numpy(zero_copy_only=False)]
-            if not empty.any():  # a column with no blank cell: no row is blank, the rest need no look
-                break
+        empty = blank_rows(block, blank)
         kept = numbered.filter(pa.array(~empty)) if empty.any() else numbered
         held.append(kept)
         rows += kept.num_rows
         while rows >= size:  # a batch of ``size`` rows, as the csv module's reader makes them
             whole = pa.Table.from_batches(held)
-            yield _columns(table.name, names, whole.slice(0, size), shown), [], size
+            yield columns_of(table.name, names, whole.slice(0, size), shown), [], size
             rest = whole.slice(size)
             held, rows = rest.to_batches(), rest.num_rows
     whole = pa.Table.from_batches(held, schema=reader.schema.append(pa.field("_linha", pa.int64())))
-    yield _columns(table.name, names, whole, shown), [], whole.num_rows
+    yield columns_of(table.name, names, whole, shown), [], whole.num_rows
 
 
-def _columns(name: str, names: list[str], part: pa.Table, shown: str) -> Columns:
+def blank_rows(block, known: list[dict[str, bool]] | None = None) -> np.ndarray:
+    """Which rows of ``block`` (an Arrow table or batch of text columns) hold blank cells only: such a row is no
+    row, for the csv module as for Arrow's split. Column after column, stopping at the first with no blank cell
+    (no row is blank then); ``known`` keeps each column's verdicts from one block to the next."""
+    empty = np.ones(block.num_rows, dtype=bool)
+    for i in range(block.num_columns):
+        column = block.column(i)
+        encoded = (column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column).dictionary_encode()
+        seen = known[i] if known is not None else {}
+        verdict = np.fromiter((seen[v] if v in seen else seen.setdefault(v, not v.strip())
+                               for v in encoded.dictionary.to_pylist()), dtype=bool, count=len(encoded.dictionary))
+        empty &= verdict[encoded.indices.to_numpy(zero_copy_only=False)]
+        if not empty.any():
+            break
+    return empty
+
+
+def columns_of(name: str, names: list[str], part: pa.Table, shown: str) -> Columns:
+    """The rows of ``part`` (text columns ``names``, each row's line in ``_linha``) held by column."""
     codes, texts = [], []
     for n in names:
         encoded = part.column(n).combine_chunks().dictionary_encode()
