@@ -89,3 +89,27 @@ def test_on_a_phone_the_form_is_on_the_first_screen_and_departures_come_first(br
         assert tab.console_errors == []
     finally:
         page.context.close()
+
+
+def test_the_places_load_when_the_form_is_used_and_a_town_of_the_test_company_alone_says_why(browser, real_url):
+    tab = _open(browser, real_url)
+    page = tab.page
+    answer = page.locator("#resposta")
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
+    try:
+        page.goto("/")
+        page.wait_for_load_state("networkidle")
+        assert not [u for u in asked if "cidades/index.json" in u], "the places were fetched before anyone typed"
+        ask(page, "Piau", "São Paulo")
+        expect(answer).to_contain_text("Piau (MG) aparece nas fontes só na linha 06-1863-00 da empresa de teste")
+        expect(answer).not_to_contain_text("Confira o nome")
+        expect(answer.get_by_role("link", name="Página da linha")).to_have_attribute("href", "/linhas/06-1863-00/")
+        assert [u for u in asked if "cidades/index.json" in u]
+        options = page.locator("#lista-cidades option")
+        expect(options.first).to_be_attached()
+        values = options.evaluate_all("(os) => os.map((o) => o.value)")
+        assert "Goiânia (GO)" in values and "Piau (MG)" not in values
+        assert tab.console_errors == []
+    finally:
+        page.context.close()

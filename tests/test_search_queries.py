@@ -95,6 +95,21 @@ def test_the_search_answers_a_journey_a_typo_and_a_notice_number_truthfully(brow
         page.goto("/busca/?q=Taguatinga")
         expect(status).to_contain_text("encontrad")
         expect(page.locator("#resultados")).to_contain_text("Taguatinga (DF), região administrativa de Brasília")
+        # a nickname or a region matched as typed: no guess at a typing error beside it
+        for typed, first_url in (("Floripa", "/cidades/sc/florianopolis/"), ("Brazlândia", "/cidades/df/brasilia/")):
+            page.goto("/busca/?q=" + quote(typed))
+            expect(status).to_contain_text("encontrad")
+            expect(page.locator("#resultados li h2 a").first).to_have_attribute("href", first_url)
+            expect(status).not_to_contain_text("Você quis dizer")
+            expect(page.locator("#resultados")).not_to_contain_text("Florínea")
+            expect(page.locator("#resultados")).not_to_contain_text("Brasilândia")
+        # a real town the export names only in its test company's line: said
+        page.goto("/busca/?q=Piau")
+        expect(page.locator("#resultados li").first).to_contain_text("aparece nas fontes só na linha 06-1863-00 da empresa de teste")
+        # a carrier's name before a city with the same word later in its name
+        page.goto("/busca/?q=Itapemirim")
+        expect(page.locator("#resultados li h2 a").first).to_have_attribute("href", "/transportadoras/27175975000107/")
+        expect(page.locator("#resultados li h2 a").nth(1)).to_have_attribute("href", "/cidades/es/cachoeiro-de-itapemirim/")
         # a notice number where no source has notices: said, not a bare "0 páginas"
         page.goto("/busca/?q=123456789")
         expect(status).to_contain_text("nenhuma fonte deste site traz autos de infração")
@@ -158,6 +173,24 @@ def test_the_command_line_answers_a_journey_first_and_says_what_it_guessed(real_
     typo = search("curitba")
     assert typo.stderr.startswith("Você quis dizer Curitiba (PR)?")
     assert typo.stdout.splitlines()[0].split()[:2] == ["cidade", "pr/curitiba"]
+    for nickname in ("Floripa", "Brazlândia"):  # matched as typed: no guess at a typing error beside it
+        answer = search(nickname)
+        assert "Você quis dizer" not in answer.stderr, answer.stderr
+        assert "/cidades/sp/florinea/" not in answer.stdout and "/cidades/ms/brasilandia/" not in answer.stdout
+    carrier = search("Itapemirim")  # the carrier's name before a city with the word later in its name
+    assert [line.split()[-1] for line in carrier.stdout.splitlines()[:2]] == [
+        "/transportadoras/27175975000107/", "/cidades/es/cachoeiro-de-itapemirim/"]
+    # a real town the export names only in its test company's line: why it has no answer, not "check the name"
+    piau = search("Piau")
+    assert "Piau (MG) aparece nas fontes só na linha 06-1863-00 da empresa de teste da exportação da ANTT" in piau.stderr
+    assert piau.stdout.splitlines()[0].split()[-1] == "/linhas/06-1863-00/"
+    line_page = (real_only_site / "linhas" / "06-1863-00" / "index.html").read_text(encoding="utf-8")
+    assert "Linha de teste:" in line_page and "fica fora das respostas de uma cidade a outra" in line_page
+    assert "Linha de teste:" not in (real_only_site / "linhas" / "12-0140-00" / "index.html").read_text(encoding="utf-8")
+    # a line prefix typed without its last group: the group's first line, naming the others
+    group = search("01-0000")
+    assert group.stdout.splitlines()[0].split()[-1] == "/linhas/01-0000-00/"
+    assert "(também começam por 01-0000: 01-0000-31, 01-0000-41, 01-0000-51 e 01-0000-61)" in group.stdout.splitlines()[0]
     # equal matches: the place with more lines first (São José dos Campos before São José da Boa Vista)
     tie = search("são josé d")
     urls = [line.split()[-1] for line in tie.stdout.splitlines()[:-1]]

@@ -27,7 +27,7 @@ def lists(site) -> dict:
     ids: dict[str, list[str]] = {}
     for shard in identifiers.shards(site).values():
         ids.update(shard)
-    return {"lugares": index_json(site.records["cidade"]), "nomes": sorted({tuple(e) for e in names.entries(site)}),
+    return {"lugares": index_json(site.records["cidade"], site.records["linha"]), "nomes": sorted({tuple(e) for e in names.entries(site)}),
             "ids": dict(sorted(ids.items()))}
 
 
@@ -53,6 +53,7 @@ def first(folder: Path, text: str) -> tuple[list[tuple[str, str, str, str]], lis
     named, typo = matching.rank_names(text, data["nomes"])
     # a name matched as typed (the carrier VIAÇÃO CAIÇARA) outranks a place guessed from a typing error
     guesses = not named or typo
+    answered = bool(ident)  # something matched as typed, not as a typing error
     journey = matching.find_journey(places, text)
     if journey:
         de, para = journey[0].best, journey[1].best
@@ -62,17 +63,32 @@ def first(folder: Path, text: str) -> tuple[list[tuple[str, str, str, str]], lis
             hits.append(("ligacao", f"{de['chave']} > {para['chave']}", title, f"{de['url']}para/{para['chave'].replace('/', '-')}/"))
         else:
             notes.append(matching.no_line(de, para))
-            hits.append(("cidade", de["chave"], f"{_label(de)}: destinos a partir daqui", de["url"]))
+            notes += [p["nota"] for p in (de, para) if p.get("nota")]  # named only in the test company's lines
+            hits.append(("cidade", de["chave"], f"{_label(de)}: " + ("linha de teste" if de.get("nota") else "destinos a partir daqui"),
+                         de["url"]))
         if journey[0].level == matching.TYPO or journey[1].level == matching.TYPO:
             notes.append(messages["quis_dizer"].format(nome=title))
+        else:
+            answered = True
     else:
         found = matching.find_place(places, text)
-        if found.items and (found.level == matching.EXACT or found.unique) and (guesses or found.level != matching.TYPO):
+        shown = found.items and (found.level == matching.EXACT or found.unique) and (guesses or found.level != matching.TYPO)
+        # a place matched by a later word of its name only (itapemirim: Cachoeiro de Itapemirim) does not go
+        # before the names matched as typed (the carrier VIAÇÃO ITAPEMIRIM): it keeps its place among them
+        if shown and not found.initial and named and not typo:
+            shown = False
+        if shown:
             for k, p in enumerate(found.items[:1 if found.unique else 3]):
                 part = matching.rules()["partes"].get(f"{p['uf']}/{found.spelling}", "") if k == 0 else ""
                 hits.append(("cidade", p["chave"], _label(p) + (f" ({part})" if part else ""), p["url"]))
+                if k == 0 and p.get("nota"):  # named only in the test company's lines: why it has no answer
+                    notes.append(p["nota"])
             if found.level == matching.TYPO:
                 notes.append(messages["quis_dizer"].format(nome=_label(found.best)))
+            else:
+                answered = True
+    if typo and answered:  # names guessed from a typing error only where nothing matched as typed (Floripa: not Florínea)
+        named = []
     for _, label, url, kind, *_ in named:  # the key from the address: /cidades/<uf>/<slug>/, /transportadoras/<cnpj>/
         path = url.strip("/").split("/")
         hits.append(("cidade", "/".join(path[1:]), label, url) if kind == "Cidade" else ("transportadora", path[-1], label, url))

@@ -160,13 +160,15 @@ def compare(typed: list[str], spelling: str) -> tuple[int, int, int] | None:
 class Found:
     """What a typed name matched: ``items`` best first; ``level`` of the best (None: nothing); ``unique``
     when nothing ties with the best; ``spelling``: the folded spelling the best matched through;
-    ``uf``: the UF typed after the name, if any."""
+    ``uf``: the UF typed after the name, if any; ``initial``: the best is the spelling itself or begins
+    with what was typed (``itapemirim`` is only a later word of Cachoeiro de Itapemirim)."""
 
     items: list = field(default_factory=list)
     level: int | None = None
     unique: bool = False
     spelling: str = ""
     uf: str | None = None
+    initial: bool = False
 
     @property
     def best(self):
@@ -195,7 +197,8 @@ def rank(typed: list[str], candidates, nicknames: dict[str, str] | None = None, 
     if not scored:
         return Found(uf=uf)
     unique = len(scored) == 1 or scored[0][0] < scored[1][0]
-    return Found([s[4] for s in scored], scored[0][0][0], unique, scored[0][3], uf)
+    level, _, within = scored[0][0]
+    return Found([s[4] for s in scored], level, unique, scored[0][3], uf, level == EXACT or (level == PREFIX and within == 0))
 
 
 def rank_names(typed: str, entries: list[list], limit: int = 5) -> tuple[list[list], bool]:

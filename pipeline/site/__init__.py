@@ -26,7 +26,7 @@ from ..publish import formats, formats_note, hosting, spreadsheet
 from ..publish.provenance import Provenance
 from ..publish.snippets import snippets
 from ..tools import parallel
-from . import charts, datafiles, feeds, identifiers, names, notices, timetable, urls, verification
+from . import charts, cities, datafiles, feeds, identifiers, names, notices, timetable, urls, verification
 from .cities import ligacao
 from .context import SiteData
 from .filters import FILTERS
@@ -81,6 +81,9 @@ def template_globals(data: SiteData) -> dict:
         # mixed vehicle (pipeline/site/timetable.py), the category's label otherwise
         "classe_da_partida": lambda p: timetable.service_class(
             p["categoria"], p["misto"], lambda v: label(data.schema, "horarios", "categoria", v)),
+        # a line of the export's test company alone (pipeline/site/cities.py): on no passenger's answer
+        "so_empresa_de_teste": lambda line: bool(line["transportadoras"]) and all(
+            map(cities.is_test_carrier, line["transportadoras"])),
         "lei": legal_numbers(),
         "calculadoras": CALCULATORS,  # the calculators' messages and number grammar (legal/passageiros.py)
         "cobertura": data.coverage,

@@ -420,15 +420,52 @@ def _place_json(rec: Record) -> dict:
     return {"nome": rec["nome"], "uf": rec["uf"], "chave": rec["chave"], "url": rec["url"]}
 
 
-def index_json(cities: list[Record]) -> list[dict]:
+TEST_ONLY = ("{lugar} aparece nas fontes só {linhas} da empresa de teste da exportação da ANTT ({empresa}), que o "
+             "portal mantém e sinaliza mas não oferece como serviço a passageiros: nenhuma outra linha das fontes serve {nome}.")
+
+
+def test_only_places(lines: list[dict], cities: list[Record]) -> list[Record]:
+    """The places the sources name only in the test company's lines (``PIAU (MG)``): a real town a person may
+    type, which has no page; its record says why (``nota``: :data:`TEST_ONLY`) and links its first such line."""
+    served = {c["chave"] for c in cities}
+    found: dict[str, Record] = {}
+    for line in lines:
+        if not line["transportadoras"] or not all(map(is_test_carrier, line["transportadoras"])):
+            continue
+        ends = [(line["origem_municipio"], line["origem_uf"]), (line["destino_municipio"], line["destino_uf"])]
+        ends += [(s["origem_municipio"], s["origem_uf"]) for s in line["secoes"]]
+        ends += [(s["destino_municipio"], s["destino_uf"]) for s in line["secoes"]]
+        for name, uf in ends:
+            place = resolve(name, uf)
+            if place.chave in served:
+                continue
+            rec = found.get(place.chave)
+            if rec is None:
+                rec = found[place.chave] = _place_record(place)
+                rec.update(url=line["url"], prefixos=[], empresa=line["transportadoras"][0]["razao_social"])
+            rec["grafias"].add(name)
+            if line["prefixo"] not in rec["prefixos"]:
+                rec["prefixos"].append(line["prefixo"])
+    for rec in found.values():
+        many = len(rec["prefixos"]) > 1
+        rec["nota"] = TEST_ONLY.format(lugar=f"{rec['nome']} ({rec['uf']})", nome=rec["nome"], empresa=rec["empresa"],
+                                       linhas=("nas linhas " if many else "na linha ") + join(rec["prefixos"]))
+    return sorted(found.values(), key=lambda c: (collation_key(c["nome"]), c["uf"]))
+
+
+def index_json(cities: list[Record], lines: list[dict] = ()) -> list[dict]:
     """``/cidades/index.json``: every place with its folded spellings, for the form to match what a
     person types (``sao paulo``, ``SÃO PAULO``) without loading any city's answers, the positions
     in this list of the places it has an answer for (so no answer file is asked for in vain), and
-    ``linhas``, how many lines serve it (the test company's not counted): a measure of its service."""
-    position = {c["chave"]: k for k, c in enumerate(cities)}
+    ``linhas``, how many lines serve it (the test company's not counted): a measure of its service.
+    A place named only in the test company's lines (:func:`test_only_places`) is listed too, with no
+    destination, its first such line's address and ``nota``, what to tell the person who types it."""
+    places = sorted([*cities, *test_only_places(lines, cities)], key=lambda c: (collation_key(c["nome"]), c["uf"]))
+    position = {c["chave"]: k for k, c in enumerate(places)}
     return [dict(_place_json(c), busca=sorted({c["busca"], *(fold_name(g) for g in c["grafias"])}),
-                 destinos=sorted(position[r["outra"]["chave"]] for r in c["destinos"]), linhas=c["linhas"])
-            for c in cities]
+                 destinos=sorted(position[r["outra"]["chave"]] for r in c["destinos"]),
+                 linhas=c["linhas"] if isinstance(c["linhas"], int) else 0, **({"nota": c["nota"]} if "nota" in c else {}))
+            for c in places]
 
 
 def answer_file(frm: Record, to: Record) -> str:

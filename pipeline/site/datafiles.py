@@ -39,7 +39,7 @@ NOTICE_PARTS = 8
 def jobs(data, label: Callable[[str, str, object], str]) -> list[Callable[[], dict[str, object]]]:
     """The jobs; ``label(table, field, value)`` gives an enum value's pt-BR label."""
     category = partial(label, "tarifas", "categoria")
-    out = [lambda: {"cidades/index.json": index_json(data.records["cidade"]), "busca/regras.json": rules()},
+    out = [lambda: {"cidades/index.json": index_json(data.records["cidade"], data.records["linha"]), "busca/regras.json": rules()},
            partial(verification_shards, data), partial(identifier_shards, data), partial(names.shards, data)]
     out += [partial(notices.shards, data, partial(label, "infracoes"), data.notice_digits, part, NOTICE_PARTS)
             for part in range(NOTICE_PARTS)]

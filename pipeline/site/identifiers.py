@@ -5,8 +5,13 @@ in ``/busca/ids/<first two characters>.json``, which the search page and the 404
 
 from __future__ import annotations
 
+import re
+
 from ..contract import kinds
+from ..contract.spelling import join
 from ..places import fold_name
+
+_GROUPED = re.compile(r"[0-9]{2}-[0-9]{4}-[0-9]{2}")  # a SIGMA line prefix: its last two digits are the group
 
 
 def key(typed: str) -> str:
@@ -31,4 +36,19 @@ def shards(data) -> dict[str, dict[str, list[str]]]:
             for cut in range(1, 4):  # 13, 12 and 11 digits
                 if k[:cut] == "0" * cut:
                     out.setdefault(k[cut:cut + 2], {}).setdefault(k[cut:], [url, label, kind])
+    # a SIGMA line prefix typed without its last group (12-0140 for 12-0140-00, 12-0140-61...): the line of
+    # the group's first prefix, its label naming the others, where no record has that key itself
+    line = kinds.BY_NAME["linha"]
+    groups: dict[str, list] = {}
+    for x in data.records[line.name]:
+        if _GROUPED.fullmatch(x[line.key] or ""):
+            groups.setdefault(key(x[line.key][:-3]), []).append(x)
+    for k, group in groups.items():
+        group.sort(key=lambda x: x[line.key])
+        label = line.lookup_label.format_map(group[0])
+        if len(group) > 1:
+            others = [x[line.key] for x in group[1:]]
+            shown = others[:4] + ([f"mais {len(others) - 4}"] if len(others) > 4 else [])
+            label += f" (também começam por {group[0][line.key][:-3]}: {join(shown)})"
+        out.setdefault(k[:2], {}).setdefault(k, [group[0]["url"], label, line.lookup_type])
     return out

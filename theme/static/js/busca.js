@@ -20,7 +20,7 @@
   // the names whose words match what was typed (pipeline/site/names.py rank(): the rule of nomes.js)
   function rankNames(typed, candidates, rules) {
     var words = foldName(typed).split(" ").filter(Boolean);
-    if (!words.length) { return []; }
+    if (!words.length) { return { items: [], typo: false }; }
     var found = nomes.rank(words, candidates.map(function (c) { return { busca: [c[0]], linhas: c[4] || 0, entry: c }; }), rules);
     var seen = {}, out = [];
     found.items.forEach(function (h) { if (!seen[h.entry[2]]) { seen[h.entry[2]] = true; out.push(h.entry); } });
@@ -29,30 +29,39 @@
 
   function placeLabel(p) { return p.nome + " (" + p.uf + ")"; }
 
-  // a journey ("sao paulo rio de janeiro", "de BH a Rio"): its answer first; a place: its page first
-  // ``guesses``: no name matched as typed (a carrier VIAÇÃO CAIÇARA outranks a place guessed from a typo)
-  function places(q, data, guesses) {
+  // a journey ("sao paulo rio de janeiro", "de BH a Rio"): its answer first; a place: its page first;
+  // {items, answered}: answered when something matched as typed, not as a typing error
+  // (pipeline/index/lookups.py first(): the same order and guesses)
+  function places(q, data, ranked) {
     var out = [], list = data.places, rules = data.rules;
+    // a name matched as typed (the carrier VIAÇÃO CAIÇARA) outranks a place guessed from a typo
+    var guesses = !ranked.items.length || ranked.typo;
     var journey = nomes.findJourney(list, q, rules);
     if (journey) {
       var de = journey[0].items[0], para = journey[1].items[0];
       var linked = de.destinos.indexOf(list.indexOf(para)) >= 0;
+      var typo = journey[0].level === 2 || journey[1].level === 2;
       out.push({ kind: "Ligação", title: "De " + placeLabel(de) + " para " + placeLabel(para),
                  url: linked ? de.url + "para/" + para.chave.replace("/", "-") + "/" : de.url,
                  text: linked ? "Linhas, partidas e o que as fontes dizem desta ligação" :
-                   nomes.noLine(de, para, rules) + " A página leva aos destinos a partir de " + de.nome + ".",
-                 typo: journey[0].level === 2 || journey[1].level === 2 });
-      return out;
+                   [nomes.noLine(de, para, rules)].concat([de.nota, para.nota].filter(Boolean)).join(" ") +
+                   (de.nota ? " A página é a da linha de teste." : " A página leva aos destinos a partir de " + de.nome + "."),
+                 typo: typo });
+      return { items: out, answered: !typo };
     }
     var found = nomes.findPlace(list, q, rules);
-    if (found.items.length && (found.level === 0 || found.unique) && (guesses || found.level !== 2)) {
+    var shown = found.items.length && (found.level === 0 || found.unique) && (guesses || found.level !== 2);
+    // a place matched by a later word of its name only (itapemirim: Cachoeiro de Itapemirim) keeps its
+    // place among the names matched as typed (the carrier VIAÇÃO ITAPEMIRIM)
+    if (shown && !found.initial && ranked.items.length && !ranked.typo) { shown = false; }
+    if (shown) {
       found.items.slice(0, found.unique ? 1 : 3).forEach(function (p, k) {
         var part = k === 0 ? nomes.part(found, rules) : "";
         out.push({ kind: "Cidade", title: placeLabel(p), url: p.url, typo: found.level === 2,
-                   text: part ? part + ": as linhas estão na página de " + p.nome + "." : "Linhas e destinos a partir desta cidade" });
+                   text: p.nota || (part ? part + ": as linhas estão na página de " + p.nome + "." : "Linhas e destinos a partir desta cidade") });
       });
     }
-    return out;
+    return { items: out, answered: !!shown && found.level !== 2 };
   }
 
   // the text of an escaped fragment, its spaces kept (a document parser drops the leading ones, which glued
@@ -141,8 +150,11 @@
         var rules = r[3] ? r[3].rules : null;
         rulesLoaded = rules;
         var ranked = rules ? rankNames(q, r[0] || [], rules) : { items: [], typo: false };
-        return { names: ranked.items, typoNames: ranked.typo, ident: r[1], notice: r[2] ? r[2][k] || null : null,
-                 places: r[3] ? places(q, r[3], !ranked.items.length || ranked.typo) : [], looksLikeNotice: noticeShape.test(k) };
+        var placed = r[3] ? places(q, r[3], ranked) : { items: [], answered: false };
+        // names guessed from a typing error only where nothing matched as typed (Floripa: not Florínea)
+        var guessesOnly = ranked.typo && (placed.answered || !!r[1]);
+        return { names: guessesOnly ? [] : ranked.items, typoNames: ranked.typo && !guessesOnly, ident: r[1],
+                 notice: r[2] ? r[2][k] || null : null, places: placed.items, looksLikeNotice: noticeShape.test(k) };
       });
     }
 

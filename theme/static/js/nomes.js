@@ -54,7 +54,7 @@
     return false;
   }
 
-  // {items, level, unique, spelling, uf}: as pipeline/places/matching.py rank()
+  // {items, level, unique, spelling, uf, initial}: as pipeline/places/matching.py rank()
   function rank(typed, candidates, rules, uf) {
     var nickname = rules.apelidos[typed.join(" ")], scored = [];
     candidates.forEach(function (c, position) {
@@ -70,15 +70,15 @@
     if (scored.length && scored[0].key[0] < TYPO) {  // a mistyped name only when nothing else matches
       scored = scored.filter(function (s) { return s.key[0] < TYPO; });
     }
-    if (!scored.length) { return { items: [], level: null, unique: false, spelling: "", uf: uf || null }; }
+    if (!scored.length) { return { items: [], level: null, unique: false, spelling: "", uf: uf || null, initial: false }; }
     var first = scored[0].key, unique = scored.length === 1 || less(first, scored[1].key, 3);
     return { items: scored.map(function (s) { return s.item; }), level: first[0], unique: unique,
-             spelling: scored[0].spelling, uf: uf || null };
+             spelling: scored[0].spelling, uf: uf || null, initial: first[0] === EXACT || (first[0] === PREFIX && first[2] === 0) };
   }
 
   function findPlace(places, typed, rules) {
     var words = foldName(typed).split(" ").filter(Boolean);
-    if (!words.length) { return { items: [], level: null, unique: false, spelling: "", uf: null }; }
+    if (!words.length) { return { items: [], level: null, unique: false, spelling: "", uf: null, initial: false }; }
     var found = rank(words, places, rules);
     var last = words[words.length - 1];
     if (words.length > 1 && rules.ufs.indexOf(last) >= 0) {
