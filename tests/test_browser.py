@@ -351,7 +351,7 @@ def test_csp_refuses_inline_script_and_search_still_works(tab):
 
 
 @pytest.fixture(scope="module")
-def subpath_url(tmp_path_factory):
+def subpath_root(tmp_path_factory):
     from datetime import date
 
     from conftest import MINIMAL
@@ -362,7 +362,44 @@ def subpath_url(tmp_path_factory):
     root = tmp_path_factory.mktemp("pages")
     build(Settings(data=(MINIMAL,), out=root / "portal", as_of=date(2026, 6, 30), base_path="/portal",
                    whoosh_dir=root / "busca"))
-    yield from _serve(root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def subpath_url(subpath_root):
+    yield from _serve(subpath_root)
+
+
+@pytest.mark.slow
+def test_the_data_files_addresses_carry_the_sub_path_and_lead_to_pages(subpath_root):
+    """A reader of /portal/cidades/index.json (or of any file the pages' scripts read) follows its
+    addresses as they are: each carries /portal and leads to a page of the site."""
+    import json
+
+    site = subpath_root / "portal"
+    files = [site / "cidades" / "index.json", *site.glob("cidades/*/*/para/*.json"), *site.glob("busca/nomes/*.json"),
+             *site.glob("busca/ids/*.json"), *site.glob("verificar/*.json"), *site.glob("linhas/*/linhas.json"),
+             *site.glob("busca/autos/*.json")]
+    addresses = []
+
+    def walk(value, name=""):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, k)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, name)
+        elif isinstance(value, str) and value.startswith("/"):
+            addresses.append(value)
+
+    for path in files:
+        walk(json.loads(path.read_text(encoding="utf-8")))
+    kinds = {a.split("/")[2] for a in addresses if a.startswith("/portal/")}
+    assert {"cidades", "linhas", "transportadoras"} <= kinds, kinds
+    assert [a for a in addresses if not a.startswith("/portal/")] == []
+    missing = [a for a in addresses if not (site / a.split("#")[0][len("/portal/"):] / "index.html").is_file()
+               and not (site / a.split("#")[0][len("/portal/"):]).is_file()]
+    assert missing == []
 
 
 @pytest.mark.slow
@@ -378,6 +415,11 @@ def test_search_works_under_a_sub_path(browser, subpath_url):
     result.click()
     expect(page).to_have_url(re.compile(r"/portal/linhas/12-0140-00/$"))
     page.wait_for_load_state("networkidle")
+    # an identifier and a place as typed: their records' addresses under the sub-path
+    page.goto("/portal/busca/?q=12014000")
+    expect(_first_result(page)).to_have_attribute("href", "/portal/linhas/12-0140-00/")
+    page.goto("/portal/busca/?q=caldas%20novas")
+    expect(_first_result(page)).to_have_attribute("href", "/portal/cidades/go/caldas-novas/")
     assert tab.console_errors == []
     page.context.close()
 

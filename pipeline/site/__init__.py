@@ -206,7 +206,7 @@ class SectionsGenerator(PortalGenerator):
                 if template is None:  # a job of JSON files (pipeline/site/datafiles.py)
                     for path, value in context().items():
                         (root / path).parent.mkdir(parents=True, exist_ok=True)
-                        (root / path).write_bytes(_json(value))
+                        (root / path).write_bytes(_json(datafiles.on_site(path, value, self.writer.base)))
                 else:
                     self.page(url, template, count=False, **context)
                     if template in declared:  # the page's facts, for machines (rel="alternate"), whose

@@ -2,7 +2,11 @@
 the "De ... Para ..." form's places and answers (pipeline/site/cities.py), the constants of the rule that
 matches names as typed (pipeline/places/matching.py), the lines' filters
 (pipeline/site/indexes.py), the verification codes of art. 12 (pipeline/site/verification.py) and the
-identifiers as typed (pipeline/site/identifiers.py). Each job returns ``{path under the site: value}``."""
+identifiers as typed (pipeline/site/identifiers.py). Each job returns ``{path under the site: value}``.
+
+Every address of the site in them carries the sub-path the site is served from (:func:`on_site`), as the
+pages' links do: the files are public, and a reader of ``/portal/cidades/index.json`` follows its ``url``s
+as they are; the pages' scripts use them as they are too."""
 
 from __future__ import annotations
 
@@ -13,7 +17,36 @@ from ..contract.identifiers import slugify
 from ..places.matching import rules
 from . import identifiers, names, notices, urls, verification
 from .cities import answers_json, index_json
-from .indexes import lines_json
+from .indexes import LINE_FIELDS, lines_json
+from .record import addressed
+
+# the files made of rows (compact lists), with the names of their cells: a cell named ``url`` or ``*_url``
+# is an address of the site. In every other file, the ``url`` keys of its objects are.
+ROWS = (("busca/nomes/", names.FIELDS), ("linhas/", LINE_FIELDS))  # [row...]
+KEYED_ROWS = (("busca/ids/", identifiers.FIELDS), ("busca/autos/", notices.FIELDS))  # {key: row}
+KEYED_ADDRESSES = ("verificar/",)  # {code: address}
+
+
+def on_site(path: str, value, base: str):
+    """``value`` of the file at ``path`` with every address of the site under ``base`` (``/portal``)."""
+    if not base:
+        return value
+
+    def at(address):
+        return base + address if isinstance(address, str) and address.startswith("/") else address
+
+    def row(cells, fields):
+        return [at(c) if f == "url" or f.endswith("_url") else c for f, c in zip(fields, cells, strict=True)]
+
+    for prefix, fields in ROWS:
+        if path.startswith(prefix):
+            return [row(r, fields) for r in value]
+    for prefix, fields in KEYED_ROWS:
+        if path.startswith(prefix):
+            return {k: row(r, fields) for k, r in value.items()}
+    if path.startswith(KEYED_ADDRESSES):
+        return {k: at(v) for k, v in value.items()}
+    return addressed(value, base)
 
 
 def verification_shards(data) -> dict[str, dict]:

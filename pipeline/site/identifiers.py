@@ -14,6 +14,10 @@ from ..places import fold_name
 _GROUPED = re.compile(r"[0-9]{2}-[0-9]{4}-[0-9]{2}")  # a SIGMA line prefix: its last two digits are the group
 
 
+# the cells of a key's value in the files of :func:`shards`, in order
+FIELDS = ["url", "rotulo", "tipo"]
+
+
 def key(typed: str) -> str:
     """``Portaria DTR nº 45/2001`` -> ``PORTARIADTRNO452001``; ``12-0140-00`` -> ``12014000``: the
     folded text (accents, case and punctuation dropped, as place names are matched) without spaces."""

@@ -16,6 +16,10 @@ from ..places.matching import rank_names
 CITY, CARRIER = "Cidade", "Transportadora"
 
 
+# the cells of an entry of :func:`shards`, in order
+FIELDS = ["nome", "rotulo", "url", "tipo", "linhas"]
+
+
 def entries(data) -> list[tuple[str, str, str, str, int]]:
     """``(folded name, label, url, kind, lines)`` for every place and every carrier (its razão social and
     its nome fantasia); ``lines``: how many lines serve the place or the carrier operates."""

@@ -47,8 +47,8 @@ def attribute_lookup(environment):
 def addressed(facts, root: str):
     """``facts`` (:func:`as_json`) with each ``url`` made the address a reader of the file can follow: the
     site's public address or sub-path (``root``: ``https://exemplo.github.io/portal``, ``/portal`` or ``""``)
-    before the path from the site's root. The data files the pages' own scripts read keep paths from the
-    root: the scripts add the sub-path themselves (theme/static/js/comum.js)."""
+    before the path from the site's root. The data files the pages' own scripts read carry the sub-path
+    alone (pipeline/site/datafiles.py ``on_site``): the scripts follow them on whatever host serves the site."""
     if not root:
         return facts
     if isinstance(facts, dict):

@@ -122,7 +122,7 @@
       function row(label, value, href) {
         dl.appendChild(el("dt", label));
         var dd = dl.appendChild(el("dd"));
-        if (href) { dd.appendChild(el("a", value, { href: base + href })); } else { dd.textContent = value; }
+        if (href) { dd.appendChild(el("a", value, { href: href })); } else { dd.textContent = value; }
         return dd;
       }
       row("Transportadora", n.transportadora, n.transportadora_url);
@@ -188,12 +188,12 @@
         if (mine !== run) { return; }
         var exact = [], guessed = null;
         if (r[0] && !filtered) {
-          if (r[0].ident) { exact.push([r[0].ident[2] || "Registro", r[0].ident[1], base + r[0].ident[0]]); }
+          if (r[0].ident) { exact.push([r[0].ident[2] || "Registro", r[0].ident[1], r[0].ident[0]]); }
           r[0].places.forEach(function (p) {
-            exact.push([p.kind, p.title, base + p.url, p.text]);
+            exact.push([p.kind, p.title, p.url, p.text]);
             if (p.typo && !guessed) { guessed = p.title; }
           });
-          r[0].names.forEach(function (n) { exact.push([n[3], n[1], base + n[2]]); });
+          r[0].names.forEach(function (n) { exact.push([n[3], n[1], n[2]]); });
           if (r[0].typoNames && !guessed && r[0].names.length) { guessed = r[0].names[0][1]; }
         }
         if (r[0] && r[0].notice) { showNotice(r[0].notice); }

@@ -49,7 +49,7 @@
         var body = table.appendChild(el("tbody"));
         hits.slice(0, MAX_ROWS).forEach(function (r) {
           var tr = body.appendChild(el("tr"));
-          tr.appendChild(el("th", null, { scope: "row" })).appendChild(el("a", r.prefixo, { href: base + r.url }));
+          tr.appendChild(el("th", null, { scope: "row" })).appendChild(el("a", r.prefixo, { href: r.url }));
           tr.appendChild(el("td", r.ligacao));
           tr.appendChild(el("td", scopes[r.ambito] || r.ambito));
           tr.appendChild(el("td", window.portal.numero(r.transportadoras.length)));

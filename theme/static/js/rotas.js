@@ -10,7 +10,7 @@
 
   // the site may be served from a sub-path: the form's action (/cidades/, rewritten with the site) says which
   var base = "";
-  function link(text, href) { return el("a", text, { href: base + href }); }
+  function link(text, href) { return el("a", text, { href: href }); }
 
   var reais = window.portal.reais;
 
@@ -199,7 +199,7 @@
       if (!found.items.length) { return ["Nenhuma cidade encontrada para “" + typed + "”. Confira o nome ou escolha na lista de cidades.", [["Lista de cidades", base + "/cidades/"]]]; }
       // a town the sources name only in the test company's lines: why it has no answer (cities.py TEST_ONLY)
       if (found.items[0].nota && (found.unique || found.level === 0)) {
-        return [found.items[0].nota, [["Página da linha", base + found.items[0].url]]];
+        return [found.items[0].nota, [["Página da linha", found.items[0].url]]];
       }
       if (found.unique) { return null; }
       return ["Mais de uma cidade corresponde a “" + typed + "”: escolha uma.",
@@ -224,7 +224,7 @@
             var only = nomes.findPlace(list, deText, rules), problem = unsettled(only, deText, "de", "");
             if (problem) { return say(out, problem[0], problem[1]); }
             say(out, "De " + label(only.items[0]) + " para onde? Escreva o destino, ou veja todos os destinos a partir de " +
-              only.items[0].nome + ".", [["Destinos a partir de " + label(only.items[0]), base + only.items[0].url]]);
+              only.items[0].nome + ".", [["Destinos a partir de " + label(only.items[0]), only.items[0].url]]);
             form.elements.para.focus();
             return;
           }
@@ -243,14 +243,14 @@
         if (push) { window.history.replaceState(null, "", here(deText, paraText)); }
         if (de === para) {
           return say(out, "Origem e destino são a mesma cidade, " + label(de) + ". Escolha outro destino.",
-            [["Destinos a partir de " + label(de), base + de.url]]);
+            [["Destinos a partir de " + label(de), de.url]]);
         }
         if (de.destinos.indexOf(list.indexOf(para)) < 0) {
           say(out, notes.concat([nomes.noLine(de, para, rules)]).join(" "),
-            [["Destinos a partir de " + label(de), base + de.url]]);
+            [["Destinos a partir de " + label(de), de.url]]);
           return;
         }
-        return getJSON(base + de.url + "para/" + para.chave.replace("/", "-") + ".json").then(function (hit) {
+        return getJSON(de.url + "para/" + para.chave.replace("/", "-") + ".json").then(function (hit) {
           render(out, hit.de, hit);
           var heading = out.querySelector("h2");
           notes.slice().reverse().forEach(function (n) {

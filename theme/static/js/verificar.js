@@ -15,7 +15,7 @@
       p.textContent = text;
       if (href) {
         var a = document.createElement("a");
-        a.href = base + href; a.textContent = href;
+        a.href = href; a.textContent = href;
         p.appendChild(document.createTextNode(" ")); p.appendChild(a);
       }
       out.appendChild(p);
