@@ -177,7 +177,8 @@ def test_a_mixed_vehicle_is_read_as_mixed_not_as_its_highest_class(pair_site):
     ("SAO  PAULO", "SP", "São Paulo"),
     ("TAGUATINGA", "DF", "Taguatinga"),  # a region of Brasília: its own name, as the answer's note says it
     ("ITAPAGE", "CE", "Itapajé"),  # an old spelling: today's
-    ("PUERTO SUAREZ", "BOL", "PUERTO SUAREZ"),  # abroad: the source's text, no spelling invented
+    ("PUERTO SUAREZ", "BOL", "Puerto Suárez"),  # abroad, reviewed (pipeline/places/exterior.csv): its own spelling
+    ("CIUDAD DEL ESTE", "PAR", "CIUDAD DEL ESTE"),  # abroad, not reviewed: the source's text, no spelling invented
 ])
 def test_a_terminal_reads_as_a_passenger_reads_it(name, uf, read):
     assert terminal(name, uf) == read
@@ -234,7 +235,11 @@ def test_the_test_company_never_reaches_a_passenger(pair_site):
     assert "EMPRESA TESTE" not in json.dumps(answer, ensure_ascii=False)
     assert not (pair_site / "cidades" / "mg" / "piau").exists()  # a place only the test company serves
     places = json.loads((pair_site / "cidades" / "index.json").read_text(encoding="utf-8"))
-    assert not {"mg/piau", "mg/agua-comprida"} & {p["chave"] for p in places}
+    # listed so that a person who types them is told why, never a destination of any place
+    test_only = [k for k, p in enumerate(places) if p["chave"] in ("mg/piau", "mg/agua-comprida")]
+    assert [places[k]["destinos"] for k in test_only] == [[], []]
+    assert all("só na linha" in places[k]["nota"] and "empresa de teste" in places[k]["nota"] for k in test_only)
+    assert not [p for p in places if set(p["destinos"]) & set(test_only)]
     assert "Piau" not in page_text(pair_site / "cidades" / "index.html")
     line = page_text(pair_site / "linhas" / "06-1863-00" / "index.html")  # its line page keeps it, flagged
     assert "EMPRESA TESTE SUPAS" in line
@@ -324,7 +329,9 @@ def test_real_export_placeholder_lines_and_the_test_company(real_only_site):
     assert "00:00" not in text.replace("(00:00 na exportação)", "")
     assert not (real_only_site / "cidades" / "mg" / "piau").exists()
     places = json.loads((real_only_site / "cidades" / "index.json").read_text(encoding="utf-8"))
-    assert not [p for p in places if p["chave"] in ("mg/piau", "mg/agua-comprida")]
+    test_only = {p["chave"]: p for p in places if "nota" in p}  # told why, never a destination
+    assert sorted(test_only) == ["mg/agua-comprida", "mg/piau"]
+    assert [p["destinos"] for p in test_only.values()] == [[], []]
     assert next(p for p in places if p["chave"] == "sp/sao-paulo")["linhas"] == 835
     answer = _real(real_only_site, "df/brasilia/para/go-trindade")
     assert answer["fonte"] == "ANTT — Agência Nacional de Transportes Terrestres, Quadro de horários 2021 (dados de 2021)"

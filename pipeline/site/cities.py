@@ -56,15 +56,14 @@ def collation_key(text: str):
 def terminal(name: str, uf: str) -> str:
     """A line's terminal as a passenger reads it: the official spelling of the municipality the source names
     (``UBERLANDIA`` -> ``Uberlândia``, an old spelling -> today's), the part's own name for a region or
-    district the source names apart (``TAGUATINGA`` -> ``Taguatinga``), else the source's text (a town
-    abroad, or one not identified: no official spelling at hand, none is invented)."""
+    district the source names apart (``TAGUATINGA`` -> ``Taguatinga``), a reviewed town abroad's own
+    spelling (``PUERTO SUAREZ`` -> ``Puerto Suárez``), else the source's text (a place not identified: no
+    official spelling at hand, none is invented)."""
     place = resolve(name, uf)
-    if place.resolucao == BY_NAME:
-        return place.nome
     if place.resolucao == BY_ALIAS:
         part = _part(name, uf)
         return part.split(" (", 1)[0] if part else place.nome
-    return " ".join((name or "").split())
+    return " ".join(place.nome.split())
 
 
 def _part(name: str, uf: str) -> str:
