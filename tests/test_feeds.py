@@ -65,10 +65,8 @@ def entries(root: ET.Element) -> list[dict]:
 
 def stamp(day) -> str:
     """A date as the feeds write it: its midnight in Brasília's legal time, with the offset (-03:00, or -02:00
-    in a summer of horário de verão); a date-time at its wall-clock time there."""
-    moment = pd.Timestamp(day).to_pydatetime()
-    if not isinstance(day, datetime):
-        moment = datetime.combine(moment.date(), datetime.min.time())
+    in a summer of horário de verão); a date-time (in no stated zone) by its day likewise."""
+    moment = datetime.combine(pd.Timestamp(day).to_pydatetime().date(), datetime.min.time())
     return local_moment(moment).isoformat()
 
 

@@ -22,6 +22,7 @@ import pytest
 from conftest import AS_OF, MINIMAL
 
 from pipeline.build import build
+from pipeline.contract.clock import local_moment
 from pipeline.contract.settings import Settings
 from pipeline.site import feeds
 from pipeline.site.record import Record
@@ -382,8 +383,8 @@ def data(schema, tmp_path_factory):
 
 
 def test_findings_are_dated_by_their_records_in_brasilia_time(data, site, tmp_path):
-    """Each entry of the findings feed carries the date of its record (the infraction's wall-clock time, the
-    others' midnight) with Brasília's offset; the feed's date is the newest; the build's own feed is the one
+    """Each entry of the findings feed carries the date of its record (its day's midnight, an infraction's
+    too) with Brasília's offset; the feed's date is the newest; the build's own feed is the one
     written here (the same bytes from the same input)."""
     assert feeds.write(tmp_path, data, "", AS_OF) == [f["path"] for f in feeds.FEEDS]
     for f in feeds.FEEDS:
@@ -394,7 +395,8 @@ def test_findings_are_dated_by_their_records_in_brasilia_time(data, site, tmp_pa
     inf = data.tables["infracoes"]
     (numero,) = data.tables["achados"].query("regra == 'operacao-apos-vencimento'")["chave"]
     moment = inf.loc[inf["numero_auto"] == numero, "data_hora"].iloc[0]
-    assert dates["operacao-apos-vencimento"] == moment.strftime("%Y-%m-%dT%H:%M:%S-03:00")
+    # the infraction's day at midnight in Brasília: its date-time's zone is not known (clock.py)
+    assert dates["operacao-apos-vencimento"] == local_moment(datetime.combine(moment.date(), datetime.min.time())).isoformat()
     assert all(d.endswith(("-03:00", "-02:00")) for d in dates.values())
     assert text(root, "updated") == max(dates.values()) != f"{AS_OF.isoformat()}T00:00:00-03:00"
 

@@ -47,7 +47,7 @@ def as_csv_text(value, field: dict, neutralised: bool) -> str:
         return f"{float(value):.2f}"
     if kind == "boolean":
         return "true" if value in (True, 1) else "false"
-    if kind == "datetime":  # one spelling, with Brasília's offset; the XLSX holds the wall clock (issue 26)
+    if kind == "datetime":  # one spelling, the wall clock without an offset (clock.py); the XLSX holds it too
         return moment_text(value if isinstance(value, datetime) else datetime.fromisoformat(str(value)))
     if kind == "date":
         return (value.date() if isinstance(value, datetime) else value).isoformat() if not isinstance(value, str) else value

@@ -15,9 +15,9 @@ import sqlite3
 import zipfile
 from datetime import date, datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from openpyxl import load_workbook
@@ -170,42 +170,53 @@ def test_a_record_page_can_state_its_provenance(sample_site):
     json.dumps(facts)
 
 
-# --- date-times: one spelling, with the offset -----------------------------------------------------
+# --- date-times: one spelling, the source's wall clock without an offset --------------------------
 
-MOMENT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[-+]\d\d:\d\d")
+MOMENT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
 
 
-def test_a_date_time_has_one_spelling_with_brasilias_offset_in_every_format(sample_site):
+def test_a_date_time_has_one_spelling_without_an_invented_offset_in_every_format(sample_site):
+    """An infraction's date-time is the source's wall clock: no source says its zone (an infraction in
+    Petrolina (PE) in January 2014, when Brasília had summer time and Pernambuco had not), so no format
+    adds one, and the descriptor says so."""
     dados = sample_site / "dados"
-    texts = [r["data_hora"] for r in csv_rows(sample_site, "infracoes")]
+    rows = csv_rows(sample_site, "infracoes")
+    texts = [r["data_hora"] for r in rows]
     assert texts and all(MOMENT.fullmatch(t) for t in texts)
-    zone = ZoneInfo("America/Sao_Paulo")
-    for text in texts:  # the offset is the zone's on that day: -02:00 in the summers with summer time
-        wall = datetime.fromisoformat(text[:19])
-        assert datetime.fromisoformat(text).utcoffset() == wall.replace(tzinfo=zone).utcoffset(), text
-    assert {t[-6:] for t in texts} == {"-03:00", "-02:00"}  # the sample has notices from before 2019
+    source = {r["numero_auto"]: r["data_hora"] for r in csv.DictReader(
+        open(Path(__file__).parents[1] / "datasets" / "infracoes.csv", encoding="utf-8", newline=""))}
+    assert [t[:16] for t in texts] == [source[r["numero_auto"]][:16] for r in rows]  # the source's clock, as it is
+    assert any(r["uf"] == "PE" and r["data_hora"].startswith("2014-01") for r in rows)  # the case above: kept as given
     records = json.loads((dados / "infracoes.json").read_text(encoding="utf-8"))
     assert [r["data_hora"] for r in records] == texts
     with sqlite3.connect(dados / "portal.sqlite") as db:
         assert [r[0] for r in db.execute("SELECT data_hora FROM infracoes ORDER BY rowid")] == texts
     table = pq.read_table(dados / "infracoes.parquet")
-    assert table.schema.field("data_hora").type.tz == "America/Sao_Paulo"
+    assert pa.types.is_timestamp(table.schema.field("data_hora").type) and table.schema.field("data_hora").type.tz is None
     assert [m.isoformat() for m in table.column("data_hora").to_pylist()] == texts
     sheet = load_workbook(dados / "infracoes.xlsx")["infracoes"]
     column = [c.value for c in sheet[1]].index("Data e hora [data_hora]")
     cells = [row[column] for row in sheet.iter_rows(min_row=2)]
-    assert [moment_text(c.value) for c in cells] == texts  # a real date-time: Brasília's wall clock
-    assert all(c.number_format == f'yyyy-mm-dd"T"hh:mm:ss"{t[-6:]}"' for c, t in zip(cells, texts))
+    assert [moment_text(c.value) for c in cells] == texts  # a real date-time
+    assert all(c.number_format == 'yyyy-mm-dd"T"hh:mm:ss' for c in cells)
     field = next(f for r in descriptor(sample_site)["resources"] if r["name"] == "infracoes"
                  for f in r["schema"]["fields"] if f["name"] == "data_hora")
-    assert "ISO 8601" in field["description"] and "HH:MM, segundos opcionais" not in field["description"]
+    assert "ISO 8601 sem fuso horário" in field["description"] and "nenhum deslocamento" in field["description"]
+    assert "x-fuso-horario" not in field
 
 
-def test_moment_text_follows_the_zones_history():
-    assert moment_text(datetime(2026, 3, 2, 14, 30)) == "2026-03-02T14:30:00-03:00"
-    assert moment_text(datetime(2018, 2, 17, 23, 30)) == "2018-02-17T23:30:00-02:00"  # repeated hour: the first
-    assert moment_text(datetime(2019, 2, 17, 12, 0)) == "2019-02-17T12:00:00-03:00"  # the last summer time ended
-    assert moment_text(datetime(1905, 1, 1, 8, 0)) == "1905-01-01T08:00:00-03:00"  # before legal time: standard
+def test_moment_text_writes_the_wall_clock_as_it_is():
+    assert moment_text(datetime(2026, 3, 2, 14, 30)) == "2026-03-02T14:30:00"
+    assert moment_text(datetime(2018, 2, 17, 23, 30)) == "2018-02-17T23:30:00"  # Brasília's repeated hour: no guess
+
+
+def test_a_feed_date_is_its_day_at_midnight_in_brasilia_with_the_offset_then():
+    from pipeline.contract.clock import local_moment
+
+    assert local_moment(datetime(2026, 3, 2)).isoformat() == "2026-03-02T00:00:00-03:00"
+    assert local_moment(datetime(2018, 2, 17, 23, 30)).isoformat() == "2018-02-17T23:30:00-02:00"  # the first
+    assert local_moment(datetime(2019, 2, 17, 12, 0)).isoformat() == "2019-02-17T12:00:00-03:00"  # summer time ended
+    assert local_moment(datetime(1905, 1, 1, 8, 0)).isoformat() == "1905-01-01T08:00:00-03:00"  # before legal time
 
 
 # --- XLSX text is never a formula; the CSV still neutralises ---------------------------------------

@@ -1,7 +1,7 @@
 """Each table as Apache Parquet (``pyarrow``), typed by the published schema: text as UTF-8 strings,
 integers as int64, numbers (money included) as float64, booleans, dates as ``date32``, date-times as
-``timestamp[s, tz=America/Sao_Paulo]`` (the instant; a reader shows Brasília's wall clock with its offset,
-as the CSV writes it), the timetable's ``HH:MM`` as ``time32[s]`` (stored by Parquet in milliseconds).
+``timestamp[s]`` without a zone (the source's wall clock, as the CSV writes it: no source says its
+zone, pipeline/contract/clock.py), the timetable's ``HH:MM`` as ``time32[s]`` (stored by Parquet in milliseconds).
 Each column carries its schema title and description as field metadata. The file's key-value metadata
 holds the table's title and description (which says when no source covers the table) and the release's
 provenance record (pipeline/publish/provenance.py): the same keys as SQLite's ``_metadados``
@@ -13,7 +13,7 @@ converted one group at a time. The writer stamps no clock: the same table gives 
 from __future__ import annotations
 
 import os
-from datetime import datetime, time
+from datetime import time
 from pathlib import Path
 
 import pandas as pd
@@ -21,7 +21,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from ..contract.clock import ZONE_NAME, offset
 from .provenance import Provenance
 from .tabular import Appended
 
@@ -30,7 +29,7 @@ _TYPES = {
     "number": pa.float64(),
     "boolean": pa.bool_(),
     "date": pa.date32(),
-    "datetime": pa.timestamp("s", tz=ZONE_NAME),
+    "datetime": pa.timestamp("s"),
     "time": pa.time32("s"),
 }
 
@@ -85,8 +84,6 @@ def arrow_table(df: pd.DataFrame, resource: dict, schema: pa.Schema | None = Non
 def _array(values: list, ftype: str, kind: pa.DataType) -> pa.Array:
     """The column as Arrow: straight from the typed values where they are already what Arrow takes (text,
     with empty text made null; dates, numbers, booleans with None for empty), else value by value."""
-    if ftype == "datetime":  # Brasília's wall clock, made the instant in UTC, as pyarrow reads a naive value
-        values = [v - offset(v) if isinstance(v, datetime) and v.tzinfo is None else v for v in values]
     if ftype != "time":
         try:
             array = pa.array(values, type=kind, from_pandas=True)

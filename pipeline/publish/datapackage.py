@@ -9,7 +9,7 @@ import re
 from datetime import date
 from pathlib import Path
 
-from ..contract.clock import DATETIME_SENTENCE, ZONE_NAME
+from ..contract.clock import DATETIME_SENTENCE
 from ..contract.schema import Schema
 from ..contract.settings import release_page
 from ..read.provenance import DECREE_REGIME, REGIME_KEY, table_regimes
@@ -98,10 +98,9 @@ def published_descriptor(schema: Schema, as_of: date, sources: list[dict] | None
         if r["name"] in schema.tables:
             fields.append(copy.deepcopy(schema.provenance_field))
         for f in fields:
-            if f.get("type") == "datetime":  # one spelling in every download, with the offset (tabular.cell)
+            if f.get("type") == "datetime":  # one spelling in every download, without an offset (tabular.cell)
                 f["description"] = _published_datetime(f.get("description", ""))
                 f["format"] = "default"
-                f["x-fuso-horario"] = ZONE_NAME
         table_schema = {k: copy.deepcopy(v) for k, v in r["schema"].items() if k != "fields"}
         table_schema["fields"] = fields
         table_schema.setdefault("$schema", "https://datapackage.org/profiles/2.0/tableschema.json")

@@ -13,8 +13,8 @@ what xlsxwriter gives:
   CSV, which a spreadsheet does evaluate, neutralises it); control characters and the carriage return
   are written as OOXML escapes (``_x000D_``), as Excel writes them;
 - dates, date-times and the timetable's times are real dates and times (serial numbers with the
-  formats dd/mm/aaaa and hh:mm; a date-time shows the one spelling of every download, ISO 8601 with its
-  offset, ``2026-03-02T14:30:00-03:00``: Brasília's wall clock, with a number format per offset); money is
+  formats dd/mm/aaaa and hh:mm; a date-time shows the one spelling of every download, ISO 8601 without
+  an offset, ``2026-03-02T14:30:00``: the source's wall clock, as it is); money is
   a number in the R$ format; numbers are numbers; booleans are booleans;
 - the header row holds each column's pt-BR title with its machine name in brackets, in bold, frozen,
   with an autofilter; columns have widths from their title and first values;
@@ -45,7 +45,6 @@ from xml.sax.saxutils import escape
 import pandas as pd
 
 from ..contract import dictionary
-from ..contract.clock import moment_text, offset_text
 from .archive import member as open_member
 from .archive import write_member
 from .provenance import LICENSE, NOT_COVERED, PORTAL, Provenance, source_text
@@ -58,9 +57,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)")
 _STYLE = {"date": 1, "datetime": 2, "money": 3, "time": 4}
 _HEADER = 5  # bold, wrapped
 _WRAPPED = 6  # the Leia-me sheet's texts
-# a date-time's number format by its offset: Brasília's -03:00 (style 2), and -02:00 in summer time (style 7)
-_OFFSET_STYLE = {"-03:00": 2, "-02:00": 7}
-_MOMENT_FORMAT = 'yyyy-mm-dd"T"hh:mm:ss"{offset}"'
+# a date-time's number format: ISO 8601 without an offset, as every download writes it (clock.moment_text)
+_MOMENT_FORMAT = 'yyyy-mm-dd"T"hh:mm:ss'
 MAX_WIDTH, MIN_WIDTH, SAMPLE = 60, 8, 1000  # column widths (characters), from the title and first values
 MONEY_FORMAT = '"R$" #,##0.00'  # shown with the reader's separators: R$ 1.234,56 in a pt-BR Excel
 DICTIONARY_SHEET = "dicionario"
@@ -108,18 +106,17 @@ _WORKBOOK_RELS = (
 _STYLES = (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
     '<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
-    '<numFmts count="5"><numFmt numFmtId="164" formatCode="dd/mm/yyyy"/>'
-    f'<numFmt numFmtId="165" formatCode="{escape(_MOMENT_FORMAT.format(offset="-03:00"), {chr(34): "&quot;"})}"/>'
+    '<numFmts count="4"><numFmt numFmtId="164" formatCode="dd/mm/yyyy"/>'
+    f'<numFmt numFmtId="165" formatCode="{escape(_MOMENT_FORMAT, {chr(34): "&quot;"})}"/>'
     f'<numFmt numFmtId="166" formatCode="{escape(MONEY_FORMAT, {chr(34): "&quot;"})}"/>'
     '<numFmt numFmtId="167" formatCode="hh:mm"/>'
-    f'<numFmt numFmtId="168" formatCode="{escape(_MOMENT_FORMAT.format(offset="-02:00"), {chr(34): "&quot;"})}"/>'
     '</numFmts>'
     '<fonts count="2"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font>'
     '<font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font></fonts>'
     '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>'
     '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>'
     '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>'
-    '<cellXfs count="8"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>'
+    '<cellXfs count="7"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>'
     '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>'
     '<xf numFmtId="165" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>'
     '<xf numFmtId="166" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>'
@@ -127,8 +124,7 @@ _STYLES = (
     '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1" applyAlignment="1">'
     '<alignment wrapText="1" vertical="top"/></xf>'
     '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" applyAlignment="1">'
-    '<alignment wrapText="1" vertical="top"/></xf>'
-    '<xf numFmtId="168" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>'
+    '<alignment wrapText="1" vertical="top"/></xf></cellXfs>'
     '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>'
     "</styleSheet>"
 )
@@ -179,12 +175,9 @@ def _cell_xml(raw, ftype: str) -> str:
 
 
 def _moment_xml(raw: datetime) -> str:
-    """A date-time: its wall clock in Brasília as a serial number, shown as ISO 8601 with its offset by the
-    number format of that offset (pipeline/contract/clock.py ``moment_text``: the CSV's spelling)."""
-    style = _OFFSET_STYLE.get(offset_text(raw))
-    if style is None:  # no other offset in Brasília's legal time since 1914; kept as the text every format has
-        return _text(moment_text(raw))
-    return f'<c s="{style}"><v>{_serial(raw.replace(tzinfo=None))}</v></c>'
+    """A date-time: its wall clock as a serial number, shown as ISO 8601 without an offset by its number
+    format (pipeline/contract/clock.py ``moment_text``: the CSV's spelling)."""
+    return f'<c s="{_STYLE["datetime"]}"><v>{_serial(raw.replace(tzinfo=None))}</v></c>'
 
 
 _TIME = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
@@ -273,7 +266,7 @@ def dictionary_rows(resource: dict) -> list[list[str]]:
 
 
 # a date-time as the downloads write it (pipeline/contract/clock.py moment_text)
-DATETIME_WORDS = "data e hora com o deslocamento de Brasília (AAAA-MM-DDTHH:MM:SS-03:00; -02:00 no horário de verão)"
+DATETIME_WORDS = "data e hora locais, como a fonte as registra, sem fuso horário (AAAA-MM-DDTHH:MM:SS)"
 
 
 CUSTOM_LIMIT = 255  # characters of a custom document property's text that Excel keeps

@@ -20,7 +20,7 @@ from functools import cache, lru_cache
 
 from ..adapters.common import TEST_COMPANY_NOTE
 from ..legal.dates import add_months
-from ..places import BY_ALIAS, BY_NAME, Place, aliases, fold_name, resolve
+from ..places import BY_ALIAS, Place, aliases, fold_name, resolve
 from . import urls
 from .coverage import PHRASES, Coverage, join
 from .filters import data_br, mes_br, numero

@@ -11,10 +11,10 @@ the regulator, a finding by the date of the record it concerns that its rule loo
 an outorga's start, a caducidade's declaration, a promotion's communication or start, an infraction's date
 and time). A finding whose record has no such date (none today: the schema requires each of them) is dated
 by ``--as-of``, the date of the calculations that found it, and its summary says so. A feed's date is its
-newest entry's, or ``--as-of`` when it has none. A date is the day's midnight in Brasília's legal time, an
-infraction's date-time its wall-clock time there, with the offset (``-03:00``, ``-02:00`` in the summers of
-horário de verão), as every download writes them (pipeline/contract/clock.py ``local_moment``): a
-midnight written in UTC would show the day before in Brazil. Entries are sorted newest first, then by key
+newest entry's, or ``--as-of`` when it has none. A date is the day's midnight in Brasília's legal time, with
+the offset (``-03:00``, ``-02:00`` in the summers of horário de verão: pipeline/contract/clock.py
+``local_moment``): a midnight written in UTC would show the day before in Brazil. An infraction's date-time
+is the source's wall clock in no stated zone (clock.py): its entry is dated by its day, likewise. Entries are sorted newest first, then by key
 (the findings by rule, key, table, description).
 
 Provenance (data contract, "Coverage and provenance"): each feed's ``atom:subtitle`` says what it lists and
@@ -86,7 +86,7 @@ FINDING_DATES: dict[str, tuple[str, str, str]] = {
     "promocao-sem-outorga": ("tarifas_promocionais", "inicio", "o início da promoção"),
     "outorga-durante-impedimento": ("outorgas", "inicio", "o início da outorga"),
     "caducidade-sem-comunicacoes": ("caducidades", "data_declaracao", "a declaração da caducidade"),
-    "operacao-apos-vencimento": ("infracoes", "data_hora", "a data e hora do auto de infração"),
+    "operacao-apos-vencimento": ("infracoes", "data_hora", "a data do auto de infração"),
 }
 TABLE_DATES = {"outorgas": "inicio", "caducidades": "data_declaracao", "tarifas_promocionais": "comunicado_em",
                "infracoes": "data_hora"}
@@ -119,12 +119,12 @@ def _carrier(record: dict) -> str:
 
 
 def _moment(value) -> datetime | None:
-    """A record's date or date-time as an Atom date: a date at its midnight, a date-time (as the sources give
-    it, Brasília's wall clock) at that time, both with Brasília's offset (``local_moment``); None for none."""
+    """A record's date or date-time as an Atom date: its day's midnight with Brasília's offset
+    (``local_moment``; a date-time's zone is not known, pipeline/contract/clock.py); None for none."""
     if isinstance(value, datetime):
         if value != value:  # NaT: a datetime unequal to itself
             return None
-        return local_moment(datetime.fromisoformat(value.isoformat(timespec="seconds")))
+        return local_moment(datetime.combine(value.date(), datetime.min.time()))
     if isinstance(value, date):
         return local_moment(datetime.combine(value, datetime.min.time()))
     return None
