@@ -140,7 +140,14 @@ def _answer_by_form(page, de: str, para: str):
 
 
 def _what_it_says(scope) -> dict:
-    """What a person reads of an answer: its source sentence, its lines and its departures."""
+    """What a person reads of an answer once all of it is open: its source sentence, its lines and its
+    departures ("Ver todas", the list of lines)."""
+    more = scope.locator("button.mais-partidas")
+    if more.count() and more.is_visible() and more.inner_text().startswith("Ver todas"):
+        more.click()
+    lines = scope.locator("details.rota-linhas")
+    if lines.count() and not lines.evaluate("d => d.open"):
+        lines.locator("summary").click()
     return {"fonte": " ".join(scope.locator("p.fonte").first.inner_text().split()),
             "linhas": _rows(scope.locator("table.rota-linhas")),
             "caption": scope.locator("table.partidas caption").inner_text(),
@@ -185,3 +192,78 @@ def test_real_export_the_form_and_the_page_agree_on_brasilia_to_aguas_lindas(bro
         assert tab.console_errors == []
     finally:
         page.context.close()
+
+
+def _next_departures(departures: list[dict], now) -> list[dict]:
+    """The departures by how soon each leaves after ``now`` (its weekday and month flags; a placeholder time
+    or none marked last), as a passenger reckons it, the answer's order among equals."""
+    from datetime import timedelta
+
+    months = [None, "janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro",
+              "outubro", "novembro", "dezembro"]
+
+    def until(p):
+        if p["sem_horario"]:
+            return float("inf")
+        hour, minute = map(int, p["horario"].split(":"))
+        for k in range(8):
+            day = now + timedelta(days=k)
+            at = day.replace(hour=hour, minute=minute, second=0, microsecond=0)
+            if p["dias"][day.weekday()] and at >= now.replace(second=0, microsecond=0) and (
+                    p["meses"] is None or months[day.month] in p["meses"]):
+                return (at - now.replace(second=0, microsecond=0)).total_seconds()
+        return float("inf")
+
+    return sorted(departures, key=until)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("moment", ["2026-12-02T17:41:00-03:00", "2026-12-06T23:50:00-03:00"])
+def test_on_a_phone_a_long_answer_shows_the_next_departures_first_and_the_rest_on_demand(browser, real_url,
+                                                                                         real_only_site, moment):
+    import json
+    from datetime import datetime
+
+    context = browser.new_context(base_url=real_url, viewport={"width": 360, "height": 740},
+                                  timezone_id="America/Sao_Paulo")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.clock.set_fixed_time(moment)
+        page.goto("/cidades/sp/sao-paulo/para/rj-rio-de-janeiro/")
+        table = page.locator("table.partidas")
+        expect(page.locator(".filtro-partidas [role=status]")).to_have_text(
+            f"As 8 próximas partidas a partir de agora ({moment[11:16]}), de 86 partidas.")
+        answer = json.loads((real_only_site / "cidades/sp/sao-paulo/para/rj-rio-de-janeiro.json").read_text(encoding="utf-8"))
+        now = datetime.fromisoformat(moment).replace(tzinfo=None)
+        expected = [f"{p['horario']} {p['linha']}" for p in _next_departures(answer["partidas"], now)[:8]]
+        assert [" ".join(r.split()[:2]) for r in _rows(table)] == expected  # the time and the line of each
+        height = page.evaluate("document.documentElement.scrollHeight")
+        assert height < 5000, height  # 26,191 px when every departure and line showed at once
+        lines = page.locator("details.rota-linhas")
+        expect(lines.locator("summary")).to_have_text(
+            "37 linhas de São Paulo para Rio de Janeiro: ligação, transportadoras e partidas por semana de cada uma")
+        expect(lines.locator("table")).to_be_hidden()
+        page.get_by_role("button", name="Ver todas as 86 partidas, por horário").click()
+        times = [r.split()[0] for r in _rows(table)]
+        assert len(times) == 86 and times == sorted(times)  # the page's own order, by time
+        page.get_by_role("button", name="Ver só as próximas partidas").click()
+        assert len(_rows(table)) == 8
+        lines.locator("summary").click()
+        assert len(_rows(lines.locator("table"))) == 37
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_the_tickets_keep_the_mean_price_paid_beside_the_month(sample_site):
+    from bs4 import BeautifulSoup
+
+    pages = [p for p in (sample_site / "cidades").glob("*/*/para/*/index.html")
+             if "rota-bilhetes" in p.read_text(encoding="utf-8")]
+    assert pages
+    table = BeautifulSoup(pages[0].read_text(encoding="utf-8"), "html.parser").find("table", class_="rota-bilhetes")
+    assert [th.get_text() for th in table.thead.find_all("th")][:2] == ["Mês da viagem", "Valor médio pago"]
+    first = table.tbody.find("tr")
+    assert first.find_all("td")[0].get_text().startswith("R$") or first.find_all("td")[0].get_text() == "—"

@@ -27,7 +27,7 @@ from ..publish.provenance import Provenance
 from ..publish.snippets import snippets
 from ..tools import parallel
 from . import charts, cities, datafiles, feeds, identifiers, names, notices, timetable, urls, verification
-from .cities import ligacao
+from .cities import OPEN_LINES, ligacao
 from .context import SiteData
 from .filters import FILTERS
 from .indexes import LINE_FIELDS, kind_index
@@ -91,6 +91,10 @@ def template_globals(data: SiteData) -> dict:
         "MAX_CONSULTA": MAX_QUERY,  # also in pelican.conf.py JINJA_GLOBALS, for the hand-written pages
         "notas_editoriais": EDITORIAL_NOTES,
         "dias_da_semana": data.schema["horarios"].fields_in_group("dia_da_semana"),
+        # the months' names as a departure's ``meses`` gives them (context.py), for partidas.js
+        "meses_do_ano": [f["title"].lower() for f in data.schema["horarios"].fields_in_group("mes")],
+        # a pair's lines shown at once; more open on demand (_rota.html, rotas.js: the form's data-linhas-abertas)
+        "LINHAS_ABERTAS": OPEN_LINES,
         # links to records the template has only by key, and to the answer for a pair of places
         "url_de": lambda kind, key: urls.url(kind, slug=slugify(key)),
         # the page of a table's record, when the table's records have pages (pipeline/contract/kinds.py); else None

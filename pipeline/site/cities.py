@@ -36,6 +36,10 @@ HOW = ("terminais", "secao", "paradas")
 # fares, the tickets): the answer names their sources, and those no source covers, which it cannot consider.
 ANSWER_TABLES = ("linhas", "secoes", "paradas", "horarios", "paralisacoes", "tarifas", "bilhetes")
 
+# An answer's lines shown at once; a longer list opens on demand (the departures already name each line):
+# São Paulo - Rio de Janeiro has 37, some 6,600 px of cards on a phone.
+OPEN_LINES = 5
+
 
 @cache
 def _collator():

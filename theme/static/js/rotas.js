@@ -59,6 +59,12 @@
     return l.sem_horario ? number(l.partidas_sem_horario) + ", não contadas: " + l.nota : number(l.partidas_semana);
   }
 
+  // an attribute of the form, as the build wrote it ("" when absent)
+  function asked(name) {
+    var form = document.querySelector("form[data-rotas]");
+    return form ? form.getAttribute(name) || "" : "";
+  }
+
   // one row per line and time (pipeline/site/cities.py), filtered by theme/static/js/partidas.js
   function departures(de, r) {
     var caption = "Partidas de " + de.nome + " para " + r.para.nome + ": " + number(r.partidas_semana) + " por semana" +
@@ -70,9 +76,11 @@
           p.transportadora ? link(p.transportadora.nome, p.transportadora.url) : "—", p.categoria, days(p.dias),
           p.meses === null ? "o ano todo" : "só em " + p.meses.join(", ")];
       }), {
-        attrs: { "class": "partidas cartoes", "data-partidas": "" },
+        attrs: { "class": "partidas cartoes", "data-partidas": "", "data-meses-do-ano": asked("data-meses-do-ano") },
         rowAttrs: r.partidas.map(function (p) {
-          return { "data-dias": p.dias.map(function (on) { return on ? "1" : "0"; }).join(""), "data-categoria": p.categoria };
+          var row = { "data-dias": p.dias.map(function (on) { return on ? "1" : "0"; }).join(""), "data-categoria": p.categoria };
+          if (p.meses !== null) { row["data-meses"] = p.meses.join(" "); }
+          return row;
         })
       });
   }
@@ -111,12 +119,20 @@
         (stopped ? ", além das linhas paralisadas para este trecho" : "") + ".", { "class": "vazio" }));
     }
     if (r.linhas.length) {
-      out.appendChild(table("Linhas de " + de.nome + " (" + de.uf + ") para " + r.para.nome + " (" + r.para.uf + ")",
+      var lines = table("Linhas de " + de.nome + " (" + de.uf + ") para " + r.para.nome + " (" + r.para.uf + ")",
         ["Linha", "Ligação", "Transportadoras", "Partidas por semana"],
         r.linhas.map(function (l) {
           return [link(l.prefixo, l.url), linkText(l, de, r.para),
             l.transportadoras.length ? l.transportadoras.map(function (c) { return link(c.nome, c.url); }) : "—", weekly(l)];
-        }), { attrs: { "class": "rota-linhas cartoes" } }));
+        }), { attrs: { "class": "rota-linhas cartoes" } });
+      if (r.linhas.length > Number(asked("data-linhas-abertas") || Infinity)) {  // as the page: _rota.html
+        var more = out.appendChild(el("details", null, { "class": "rota-linhas" }));
+        more.appendChild(el("summary", r.linhas.length + " linhas de " + de.nome + " para " + r.para.nome +
+          ": ligação, transportadoras e partidas por semana de cada uma"));
+        more.appendChild(lines);
+      } else {
+        out.appendChild(lines);
+      }
     }
     var fares = [];
     r.linhas.forEach(function (l) {
@@ -124,8 +140,7 @@
     });
     if (fares.length) {
       // the rule of 1993 named as the pages name it (the form's data-pelas-regras: pipeline/read/provenance.py)
-      var asked = document.querySelector("form[data-rotas]");
-      out.appendChild(table("Tarifas máximas vigentes " + (asked ? asked.getAttribute("data-pelas-regras") || "" : ""),
+      out.appendChild(table("Tarifas máximas vigentes " + asked("data-pelas-regras"),
                             ["Categoria", "Trecho", "Linha", "Tarifa máxima"], fares));
     }
     if (r.contradicao) {  // the tickets against the other publications, as the page says it (cities.py contradiction)
@@ -134,10 +149,10 @@
       note.appendChild(document.createTextNode(" " + r.contradicao));
     }
     if (r.bilhetes && r.bilhetes.length) {  // Monitriip: the same table as the pair's page
-      out.appendChild(table("Bilhetes vendidos por mês da viagem (Monitriip)", ["Mês da viagem", "Bilhetes", "Pagos", "Valor médio pago"],
+      // the mean price paid beside the month, in view on a phone's narrow screen (as the page)
+      out.appendChild(table("Bilhetes vendidos por mês da viagem (Monitriip)", ["Mês da viagem", "Valor médio pago", "Bilhetes", "Pagos"],
         r.bilhetes.map(function (m) {
-          return [m.mes_texto, number(m.bilhetes), number(m.pagos),
-            m.valor_medio_pago === null ? "—" : reais(m.valor_medio_pago)];
+          return [m.mes_texto, m.valor_medio_pago === null ? "—" : reais(m.valor_medio_pago), number(m.bilhetes), number(m.pagos)];
         })));
     }
     out.appendChild(el("p")).appendChild(link("Todos os destinos a partir de " + de.nome, de.url));
