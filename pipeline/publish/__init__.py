@@ -13,7 +13,7 @@ from ..contract.settings import release_assets
 from ..contract.spelling import number
 from ..derive import Derived
 from ..validate import Report
-from . import archive, columnar, database, datapackage, hosting, spreadsheet, tabular
+from . import archive, columnar, database, datapackage, extracts, hosting, spreadsheet, tabular
 from .background import Background
 from .provenance import Provenance
 
@@ -148,6 +148,7 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
             if progress is not None:
                 progress.advance(done, len(resources) + 1)
         _write_rest(derived, report, descriptor, tables, out, covered(schema, report), coded, record)
+        extracts.write(tables, resources, out)  # one carrier's lines and timetable
         spreadsheets({r["name"] for r in resources} - {largest}, coded)
         if progress is not None:
             progress.advance(len(resources) + 1, len(resources) + 1)

@@ -5,8 +5,7 @@ prefixed with ``'`` so that a spreadsheet shows them as text instead of running 
 (data contract, Output). JSON keeps every value as it is. Money (fields marked ``"x-moeda": "BRL"`` in the
 schema) prints in CSV with two decimals always (``255.00``, ``137.70``), so a column reads the same in
 every row and no tool drops the cents. A date-time has one spelling in every download, ISO 8601 with seconds
-and the offset of Brasília's legal time (``2026-03-02T14:30:00-03:00``; -02:00 in the summers that had a
-summer time: pipeline/contract/clock.py ``moment_text``).
+and no offset, the source's wall clock (``2026-03-02T14:30:00``: pipeline/contract/clock.py ``moment_text``).
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ signal (see :func:`pipeline.build.render`). URLs follow the data contract.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import orjson
@@ -22,7 +23,7 @@ from ..legal import numbers as legal_numbers
 from ..legal.decree import EDITORIAL_NOTES, REVOCATION, RIGHTS_NOTICE_ARTICLES, load_decree
 from ..legal.passageiros import BROWSER as CALCULATORS
 from ..legal.passageiros import SUMMARIES
-from ..publish import formats, formats_note, hosting, spreadsheet
+from ..publish import extracts, formats, formats_note, hosting, spreadsheet
 from ..publish.provenance import Provenance
 from ..publish.snippets import snippets
 from ..tools import parallel
@@ -72,6 +73,10 @@ def template_globals(data: SiteData) -> dict:
     def category(value):
         return label(data.schema, "tarifas", "categoria", value)
 
+    @cache
+    def extract_counts():
+        return extracts.counts(data.tables)
+
     return {
         "grade_horarios": lambda line: timetable.grid(line["horarios"], weekdays, months, category),
         "grafico_tarifas": lambda line: charts.fare_history_svg(line["tarifas"], data.as_of, category),
@@ -84,6 +89,10 @@ def template_globals(data: SiteData) -> dict:
         # a line of the export's test company alone (pipeline/site/cities.py): on no passenger's answer
         "so_empresa_de_teste": lambda line: bool(line["transportadoras"]) and all(
             map(cities.is_test_carrier, line["transportadoras"])),
+        # one carrier's lines and timetable as downloads (pipeline/publish/extracts.py): {table: rows}, or None
+        "recortes": lambda cnpj: extract_counts().get(cnpj),
+        "url_recorte": lambda cnpj, table: "/dados/" + extracts.path(cnpj, table),
+        "titulo_tabela": lambda table: data.schema[table].title,
         "lei": legal_numbers(),
         "calculadoras": CALCULATORS,  # the calculators' messages and number grammar (legal/passageiros.py)
         "cobertura": data.coverage,
