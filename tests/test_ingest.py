@@ -916,7 +916,7 @@ def test_a_pair_page_shows_what_passengers_paid_month_by_month(tmp_path):
     assert months["2026-07"]["bilhetes"] == 1500  # "GOIANIA(GO)" is the same place as "Goiânia - GO"
     text = page_text(pair / "index.html")
     assert "Quantos viajaram e quanto pagaram (Monitriip)" in text
-    assert "09/2026 2.195 2.100 95 R$ 196,12" in text  # 196.1247… rounded
+    assert "09/2026 R$ 196,12 2.195 2.100 95" in text  # 196.1247… rounded, beside the month
     chart = (pair / "index.html").read_text(encoding="utf-8")
     assert '<title id="grafico-bilhetes-titulo">Bilhetes vendidos por mês da viagem</title>' in chart
     assert "3 meses, de 07/2026 a 09/2026" in chart
