@@ -170,3 +170,51 @@ def test_write_columns_writes_what_write_table_writes(rows, left_out, tmp_path_f
             columns[f] = column
     write_columns(folder / "columns.csv", fields, columns, len(rows))
     assert (folder / "columns.csv").read_bytes() == (folder / "rows.csv").read_bytes()
+
+
+# --- the ingest report: written by orjson, the bytes json.dumps wrote, every CPF masked -------------------
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30) | st.sampled_from(
+    ["529.982.247-25", "CPF 52998224725 ", "５２９９８２２４７２５", "12.345.678/0001-95", "\x00\x1f\u2028\"\\"])
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-10 ** 12, 10 ** 12) | _TEXT,
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXT, inner, max_size=4), max_leaves=20)
+
+
+def _masked_slowly(value):
+    """The definition: mask_cpf over every text, keys included."""
+    from pipeline.contract.identifiers import mask_cpf
+
+    if isinstance(value, str):
+        return mask_cpf(value)
+    if isinstance(value, dict):
+        return {_masked_slowly(k): _masked_slowly(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_masked_slowly(v) for v in value]
+    return value
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON)
+def test_the_report_is_written_as_json_dumps_wrote_it_with_every_cpf_masked(value):
+    import orjson
+
+    from pipeline.contract.identifiers import mask_cpf_in
+
+    masked = mask_cpf_in(value)
+    assert masked == _masked_slowly(value)
+    assert orjson.dumps(masked, option=orjson.OPT_INDENT_2) == json.dumps(masked, ensure_ascii=False, indent=2).encode()
+
+
+def test_a_hostile_report_holds_no_cpf_and_reads_as_before(tmp_path):
+    from pipeline.adapters.common import REPORT_NAME
+    from pipeline.contract.identifiers import has_any_cpf
+
+    path = tmp_path / "secoes.csv"
+    header, row = (FIXTURES / "antt" / "linhas-secoes-sigma.csv").read_text(encoding="latin-1").splitlines()[:2]
+    cells = row.split(";")
+    bad = [";".join(c if k else "529.982.247-25" for k, c in enumerate(cells)), row]
+    path.write_text("\n".join([header, *bad]) + "\n", encoding="latin-1")
+    ingest("antt-linhas-secoes", path, tmp_path / "out")
+    text = (tmp_path / "out" / REPORT_NAME).read_text(encoding="utf-8")
+    assert not has_any_cpf(text) and "***.***.***-**" in text
+    assert text == json.dumps(json.loads(text), ensure_ascii=False, indent=2) + "\n"

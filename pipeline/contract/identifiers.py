@@ -151,12 +151,27 @@ def _masked(text: str) -> str:
     return "".join(out) + text[last:]
 
 
+_PLAIN = (int, float, bool, type(None))  # what holds no text
+
+
 def mask_cpf_in(value):
-    """``mask_cpf`` over every text of a JSON-like value (dicts' keys and values, lists)."""
-    if isinstance(value, str):
+    """``mask_cpf`` over every text of a JSON-like value (dicts' keys and values, lists). An ingest report
+    holds some half a million texts (the conflicts of a national file): the common ones, a ``str`` too short
+    to hold 11 digits or no text at all, are taken without a call."""
+    kind = type(value)
+    if kind is str:
+        return value if len(value) < _CPF_DIGITS else _masked(value)
+    if kind is dict:
+        return {(k if type(k) is str and len(k) < _CPF_DIGITS else mask_cpf_in(k)):
+                (v if type(v) in _PLAIN or (type(v) is str and len(v) < _CPF_DIGITS) else mask_cpf_in(v))
+                for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _PLAIN or (type(v) is str and len(v) < _CPF_DIGITS) else mask_cpf_in(v)
+                for v in value]
+    if isinstance(value, str):  # a subclass (numpy's str_)
         return mask_cpf(value)
     if isinstance(value, dict):
         return {mask_cpf_in(k): mask_cpf_in(v) for k, v in value.items()}
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [mask_cpf_in(v) for v in value]
     return value
