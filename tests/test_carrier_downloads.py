@@ -53,7 +53,7 @@ def test_the_sample_offers_them_and_dados_says_how_to_open_a_csv(sample_site):
     carriers = _csv(sample_site / "dados" / "transportadoras.csv")
     offered = {c[0]: _offers(sample_site, c[0]) for c in carriers[1:]}
     assert any(offered.values())
-    for cnpj, links in offered.items():
+    for links in offered.values():
         for href in links:
             assert (sample_site / href.lstrip("/")).is_file(), href
             cut = _csv(sample_site / href.lstrip("/"))

@@ -68,8 +68,15 @@ class Seen:
     def find(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """The origin of the row kept earlier with the same hashes, or -1."""
         found = np.full(len(a), -1, dtype=np.int64)
+        if not self.levels:
+            return found
+        # numpy's binary search starts each key where the last one ended when the keys come in order
+        order = np.argsort(a, kind="stable")
+        ranked = np.empty(len(a), dtype=np.int64)
+        ranked[order] = np.arange(len(a))
+        ordered = a[order]
         for ha, hb, origin in self.levels:
-            left = np.searchsorted(ha, a, side="left")
+            left = np.searchsorted(ha, ordered, side="left")[ranked]
             present = ha[np.minimum(left, len(ha) - 1)] == a
             for i in np.flatnonzero(present).tolist():  # a row seen before (or a first hash shared): rare
                 if found[i] < 0:
@@ -96,13 +103,13 @@ _MIX = np.uint64(0x100000001B3)  # FNV's 64-bit prime: each column's hash folded
 
 
 def _hashes(batch: Columns) -> tuple[np.ndarray, np.ndarray]:
-    """Two salted 64-bit hashes of each row's cells: each distinct text hashed once (with its column), the
-    row's folded from its columns' by their numbers."""
+    """Two 64-bit hashes of each row's cells, under two keys: each distinct text hashed once with its
+    column's key (SipHash, in C: ``pandas.util.hash_array``), the row's folded from its columns' by
+    their numbers."""
     a, b = np.zeros(len(batch), dtype=np.uint64), np.zeros(len(batch), dtype=np.uint64)
     for i, (codes, texts) in enumerate(zip(batch.codes, batch.texts)):
-        texts = texts.tolist()
-        ha = np.fromiter((hash(("a", i, t)) for t in texts), dtype=np.int64, count=len(texts)).view(np.uint64)
-        hb = np.fromiter((hash(("b", i, t)) for t in texts), dtype=np.int64, count=len(texts)).view(np.uint64)
+        ha = pd.util.hash_array(texts, hash_key=f"a{i:015d}", categorize=False)
+        hb = pd.util.hash_array(texts, hash_key=f"b{i:015d}", categorize=False)
         a, b = (a ^ ha[codes]) * _MIX, (b ^ hb[codes]) * _MIX
     return a.view(np.int64), b.view(np.int64)
 
@@ -194,7 +201,9 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
                     if failed:
                         continue
                     clean = batch.take(np.setdiff1d(np.arange(len(batch)), flagged, assume_unique=True))
-                    df = derive_columns(name, clean, verdicts_of, schema, source.file_sources)
+                    df, numbered = derive_columns(name, clean, verdicts_of, schema, source.file_sources)
+                    if len(flagged):  # the verdicts hold the flagged rows' texts too, which no writer may meet
+                        numbered = {}
                     accepted = None
                     if len(flagged) and checked.accepted[name].rows:  # kept as validation left them
                         accepted = checked.accepted[name]
@@ -204,7 +213,8 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
                         df = df.iloc[np.argsort(lines, kind="stable")].reset_index(drop=True)
                     result.kept += len(df)
                     _measure(result, table, df, source.file_sources.get(shown, ""), clean, accepted)
-                    coded = tabular.Coded(df)  # each column numbered once for every writer
+                    # each column numbered once for every writer: as the reader numbered its texts, where it did
+                    coded = tabular.Coded(df, numbered)
                     for writer in writers:
                         writer.add(df, coded)
                     if result.head is None or len(result.head) < HEAD_ROWS:

@@ -163,11 +163,12 @@ def mask_cpf_in(value):
         return value if len(value) < _CPF_DIGITS else _masked(value)
     if kind is dict:
         return {(k if type(k) is str and len(k) < _CPF_DIGITS else mask_cpf_in(k)):
-                (v if type(v) in _PLAIN or (type(v) is str and len(v) < _CPF_DIGITS) else mask_cpf_in(v))
+                (v if type(v) in _PLAIN else (v if len(v) < _CPF_DIGITS else _masked(v)) if type(v) is str
+                 else mask_cpf_in(v))
                 for k, v in value.items()}
     if kind is list:
-        return [v if type(v) in _PLAIN or (type(v) is str and len(v) < _CPF_DIGITS) else mask_cpf_in(v)
-                for v in value]
+        return [v if type(v) in _PLAIN else (v if len(v) < _CPF_DIGITS else _masked(v)) if type(v) is str
+                else mask_cpf_in(v) for v in value]
     if isinstance(value, str):  # a subclass (numpy's str_)
         return mask_cpf(value)
     if isinstance(value, dict):

@@ -197,14 +197,15 @@ def derive_batch(name: str, accepted: SourceTable, schema: Schema, typed_values:
 
 
 def derive_columns(name: str, batch: Columns, verdicts: list, schema: Schema, file_sources: dict[str, str]
-                   ) -> pd.DataFrame:
+                   ) -> tuple[pd.DataFrame, dict[str, tuple]]:
     """:func:`derive_batch`'s frame of a batch held by column (pipeline/read/columns.py) whose texts are all
     clean (pipeline/validate/distinct.py): each distinct text typed once, from its verdict (the typed value
-    validation read), as :func:`~.typed.typed_frame` types it, and spread to the rows by their numbers."""
+    validation read), as :func:`~.typed.typed_frame` types it, and spread to the rows by their numbers.
+    With it, each source column as ``(numbers, typed values)``: the writers' numbering (``tabular.Coded``)."""
     table = schema[name]
     if joins.joined_fields(table):
         raise ValueError(f"{name}: a table read in batches cannot join another table")
-    data = {}
+    data, numbered = {}, {}
     for f, verdict in zip(table.fields, verdicts):
         codes, texts = batch.column(f["name"])
         kind = f.get("type", "string")
@@ -217,11 +218,12 @@ def derive_columns(name: str, batch: Columns, verdicts: list, schema: Schema, fi
         else:  # text, and times, stay as read
             values = texts
         data[f["name"]] = values[codes]
+        numbered[f["name"]] = (codes.astype(np.int32), values)
     df = pd.DataFrame(data, columns=table.field_names, dtype=object)
     if name in PLACE_CODES:
         PLACE_CODES[name](df)
     df[schema.provenance_field["name"]] = (file_sources or {}).get(batch.source, "")
-    return df[[*table.published_field_names, schema.provenance_field["name"]]].reset_index(drop=True)
+    return df[[*table.published_field_names, schema.provenance_field["name"]]].reset_index(drop=True), numbered
 
 
 def _floats(texts: np.ndarray) -> np.ndarray:

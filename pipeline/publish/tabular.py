@@ -164,9 +164,12 @@ class Coded:
     of rows; a writer called alone makes its own. Values equal for
     Python (1 and 1.0) share a number and a form."""
 
-    def __init__(self, df: pd.DataFrame):
+    def __init__(self, df: pd.DataFrame, numbered: dict[str, tuple] | None = None):
+        """``numbered``: columns of ``df`` already numbered (``{name: (numbers, values)}``, each row's number
+        into ``values``; a value may repeat, ``None`` included): a table read in batches numbers its texts as
+        it reads them (pipeline/derive ``derive_columns``)."""
         self.df, self.length = df, len(df)
-        self._numbered: dict[str, tuple] = {}
+        self._numbered: dict[str, tuple] = dict(numbered or {})
 
     @classmethod
     def of_numbers(cls, numbered: dict[str, tuple], length: int) -> Coded:

@@ -46,6 +46,7 @@ class Verdicts:
         self.fields = resource["schema"]["fields"]
         self.readers = cell_readers(resource["schema"])[1]
         self.known: list[dict[str, object]] = [{} for _ in self.fields]
+        self.flagged: list[set[str]] = [set() for _ in self.fields]  # the known texts that are not clean
 
     def _judge(self, i: int, text: str):
         field = self.fields[i]
@@ -64,16 +65,20 @@ class Verdicts:
         verdicts = []
         for i, field in enumerate(self.fields):
             codes, texts = batch.column(field["name"])
-            known, texts = self.known[i], texts.tolist()
-            new = [text for text in texts if text not in known]
+            known, bad_texts, texts = self.known[i], self.flagged[i], texts.tolist()
+            new = set(texts).difference(known)  # a batch's texts are distinct
             if len(known) + len(new) > MAX_KNOWN:
                 known.clear()
+                bad_texts.clear()
                 new = texts
             for text in new:
-                known[text] = self._judge(i, text)
-            verdict = np.fromiter((known[text] for text in texts), dtype=object, count=len(texts))
-            bad = np.fromiter((v is _FLAGGED for v in verdict), dtype=bool, count=len(texts))
-            if bad.any():
-                flagged |= bad[codes]
+                known[text] = verdict = self._judge(i, text)
+                if verdict is _FLAGGED:
+                    bad_texts.add(text)
+            verdict = np.fromiter(map(known.__getitem__, texts), dtype=object, count=len(texts))
+            if bad_texts:
+                bad = np.fromiter(map(bad_texts.__contains__, texts), dtype=bool, count=len(texts))
+                if bad.any():
+                    flagged |= bad[codes]
             verdicts.append(verdict)
         return np.flatnonzero(flagged), verdicts
