@@ -16,6 +16,7 @@ import os
 from datetime import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -94,6 +95,16 @@ def _array(values: list, ftype: str, kind: pa.DataType) -> pa.Array:
     return pa.array([_value(v, ftype) for v in values], type=kind)
 
 
+def _gathered(coded, field: dict, kind: pa.DataType, start: int, stop: int) -> pa.Array:
+    """Rows ``start:stop`` of a numbered column as Arrow: its distinct values converted as :func:`_array`
+    converts a column, then taken by the rows' numbers (-1, a missing value, is None)."""
+    codes, values = coded.numbers(field["name"])
+    values = list(values.tolist() if hasattr(values, "tolist") else values) + [None]
+    part = codes[start:stop]
+    index = np.where(part < 0, len(values) - 1, part)
+    return _array(values, field.get("type", "string"), kind).take(pa.array(index, type=pa.int32()))
+
+
 def write_parquet(df: pd.DataFrame, resource: dict, path: Path, record: Provenance | None = None) -> None:
     with ParquetFile(resource, path, record) as out:
         out.add(df)
@@ -110,9 +121,16 @@ class ParquetFile(Appended):
         self.rows = 0
 
     def add(self, df: pd.DataFrame, coded=None) -> None:
-        """``coded``: the other writers' numbered columns (``tabular.Coded``), which this one does not use."""
+        """``coded``: the frame's columns numbered for every writer (``tabular.Coded``): each column is then
+        converted once per distinct value and gathered by the numbers, in Arrow."""
         for start in range(0, len(df), ROW_GROUP):
-            self.writer.write_table(arrow_table(df.iloc[start:start + ROW_GROUP], self.resource, self.schema))
+            stop = min(start + ROW_GROUP, len(df))
+            if coded is None:
+                part = arrow_table(df.iloc[start:stop], self.resource, self.schema)
+            else:
+                part = pa.Table.from_arrays([_gathered(coded, f, target.type, start, stop) for f, target in
+                                             zip(self.resource["schema"]["fields"], self.schema)], schema=self.schema)
+            self.writer.write_table(part)
         self.rows += len(df)
 
     def close(self, complete: bool = True) -> None:
