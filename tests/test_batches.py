@@ -136,7 +136,9 @@ def test_a_table_longer_than_a_sheet_gets_no_workbook_and_its_page_does_not_offe
 
 
 def test_seen_rows_are_found_across_merged_levels():
-    seen = batches.Seen()
+    from pipeline.read.repeats import Seen
+
+    seen = Seen()
     rng = np.random.default_rng(7)
     kept = []
     for n in range(9):  # 9 batches: levels merged as a binary counter

@@ -316,23 +316,19 @@ def csv_error_pt(message: str) -> str:
 
 def without_repeats(part: SourceTable) -> tuple[SourceTable, list[Problem]]:
     """A table without a primary key as read from one file, each row that repeats an earlier row of the
-    file cell for cell kept once: the same departure written twice is one departure (the 2021 export
-    has such rows). Each repeat is reported as a warning naming both lines, and counted as duplicated."""
-    first: dict[tuple, int] = {}
-    repeats = []
-    for pos, cells in enumerate(part.rows):
-        at = first.setdefault(tuple(cells), pos)
-        if at != pos:
-            repeats.append((pos, at))
-    if not repeats:
+    file cell for cell kept once, and each repeat reported (``read.repeats``, the rule of every such table)."""
+    from .columns import Columns
+    from .repeats import Seen
+    from .repeats import without_repeats as by_columns
+
+    if not part.rows:
         return part, []
-    problems = [Problem.of("linha-repetida", part.name, part.source, part.row_numbers[pos], None, None,
-                           grave=False, registro=part.rows[pos], primeira=part.row_numbers[at])
-                for pos, at in repeats]
-    dropped = {pos for pos, _ in repeats}
-    kept = [pos for pos in range(len(part.rows)) if pos not in dropped]
-    out = SourceTable(part.name, part.columns, [part.rows[p] for p in kept], [part.row_numbers[p] for p in kept],
-                      part.source)
+    kept, problems = by_columns(Columns.of(part), Seen())
+    if not problems:
+        return part, []
+    lines = set(kept.row_numbers.tolist())
+    out = SourceTable(part.name, part.columns, [r for r, n in zip(part.rows, part.row_numbers) if n in lines],
+                      [n for n in part.row_numbers if n in lines], part.source)
     out.data_rows = part.data_rows
     return out, problems
 

@@ -1,0 +1,102 @@
+"""A row repeated whole: the rule of a table without a primary key, kept once. The same departure written
+twice is one departure (the 2021 export has such rows): inside one file, each repeat is reported as a
+warning naming both lines and counted as duplicated; across the files of one table read in batches, it is
+kept once silently (across folders, ``read.source.merge`` matches rows).
+
+One rule for every table, whole (``read.source``) or read in batches (``build.batches``): rows are compared
+by a 128-bit hash of their cells (two keyed 64-bit hashes, each distinct text of a column hashed once),
+kept in sorted arrays (:class:`Seen`), a few bytes a row instead of the row."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..contract.problems import Problem
+from .columns import Columns
+
+
+class Seen:
+    """The hashes of the rows kept so far, each with its row's origin (file number, line), in sorted
+    arrays merged as a binary counter is (a level of 2^k batches): finding a batch's rows costs a binary
+    search per level, and keeping them all a few bytes each."""
+
+    def __init__(self):
+        self.levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (hash a, hash b, origin), sorted by a
+
+    def find(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The origin of the row kept earlier with the same hashes, or -1."""
+        found = np.full(len(a), -1, dtype=np.int64)
+        if not self.levels:
+            return found
+        # numpy's binary search starts each key where the last one ended when the keys come in order
+        order = np.argsort(a, kind="stable")
+        ranked = np.empty(len(a), dtype=np.int64)
+        ranked[order] = np.arange(len(a))
+        ordered = a[order]
+        for ha, hb, origin in self.levels:
+            left = np.searchsorted(ha, ordered, side="left")[ranked]
+            present = ha[np.minimum(left, len(ha) - 1)] == a
+            for i in np.flatnonzero(present).tolist():  # a row seen before (or a first hash shared): rare
+                if found[i] < 0:
+                    right = np.searchsorted(ha, a[i], side="right")
+                    span = slice(left[i], right)
+                    hit = np.flatnonzero(hb[span] == b[i])
+                    if len(hit):
+                        found[i] = origin[span][hit[0]]
+        return found
+
+    def add(self, a: np.ndarray, b: np.ndarray, origin: np.ndarray) -> None:
+        if not len(a):  # a batch of repeats only
+            return
+        order = np.argsort(a, kind="stable")
+        self.levels.append((a[order], b[order], origin[order]))
+        while len(self.levels) > 1 and len(self.levels[-1][0]) >= len(self.levels[-2][0]):
+            (a1, b1, o1), (a2, b2, o2) = self.levels[-2], self.levels[-1]
+            a, b, o = np.concatenate([a1, a2]), np.concatenate([b1, b2]), np.concatenate([o1, o2])
+            order = np.argsort(a, kind="stable")
+            self.levels[-2:] = [(a[order], b[order], o[order])]
+
+
+_MIX = np.uint64(0x100000001B3)  # FNV's 64-bit prime: each column's hash folded into the row's
+
+
+def hashes(batch: Columns) -> tuple[np.ndarray, np.ndarray]:
+    """Two 64-bit hashes of each row's cells, under two keys: each distinct text hashed once with its
+    column's key (SipHash, in C: ``pandas.util.hash_array``), the row's folded from its columns' by
+    their numbers."""
+    a, b = np.zeros(len(batch), dtype=np.uint64), np.zeros(len(batch), dtype=np.uint64)
+    for i, (codes, texts) in enumerate(zip(batch.codes, batch.texts)):
+        ha = pd.util.hash_array(texts, hash_key=f"a{i:015d}", categorize=False)
+        hb = pd.util.hash_array(texts, hash_key=f"b{i:015d}", categorize=False)
+        a, b = (a ^ ha[codes]) * _MIX, (b ^ hb[codes]) * _MIX
+    return a.view(np.int64), b.view(np.int64)
+
+
+def without_repeats(batch: Columns, seen: Seen, number: int = 0) -> tuple[Columns, list[Problem]]:
+    """The batch (of file ``number``) less the rows kept already (the same cells, in this file or an earlier
+    one, as ``seen`` holds them): each repeat inside one file reported as a ``linha-repetida`` warning
+    naming both lines; ``seen`` then holds the rows kept."""
+    if not len(batch):
+        return batch, []
+    a, b = hashes(batch)
+    origin = (np.int64(number) << 32) | batch.row_numbers
+    earlier = seen.find(a, b)
+    # repeats inside the batch itself: the first of equal hashes stands (a stable sort keeps it first)
+    order = np.lexsort((b, a))
+    starts = np.ones(len(a), dtype=bool)
+    starts[1:] = (a[order][1:] != a[order][:-1]) | (b[order][1:] != b[order][:-1])
+    within = np.empty(len(a), dtype=np.int64)
+    within[order] = order[np.flatnonzero(starts)][np.cumsum(starts) - 1]
+    # the origin of the row each repeats (an earlier batch's first, else this batch's first), or -1
+    at = np.where(earlier >= 0, earlier, np.where(within == np.arange(len(a)), -1, origin[within]))
+    keep = np.flatnonzero(at < 0)
+    seen.add(a[keep], b[keep], origin[keep])
+    if len(keep) == len(batch):
+        return batch, []
+    inside = np.flatnonzero((at >= 0) & ((at >> 32) == number))  # inside one file: reported
+    rows = batch.table(inside)
+    problems = [Problem.of("linha-repetida", batch.name, batch.source, line, None, None, grave=False, registro=cells,
+                           primeira=int(at[pos] & 0xFFFFFFFF))
+                for pos, line, cells in zip(inside.tolist(), rows.row_numbers, rows.rows)]
+    return batch.take(keep), problems
