@@ -87,8 +87,7 @@ def template_globals(data: SiteData) -> dict:
         "classe_da_partida": lambda p: timetable.service_class(
             p["categoria"], p["misto"], lambda v: label(data.schema, "horarios", "categoria", v)),
         # a line of the export's test company alone (pipeline/site/cities.py): on no passenger's answer
-        "so_empresa_de_teste": lambda line: bool(line["transportadoras"]) and all(
-            map(cities.is_test_carrier, line["transportadoras"])),
+        "so_empresa_de_teste": cities.test_line,
         # one carrier's lines and timetable as downloads (pipeline/publish/extracts.py): {table: rows}, or None
         "recortes": lambda cnpj: extract_counts().get(cnpj),
         "url_recorte": lambda cnpj, table: "/dados/" + extracts.path(cnpj, table),

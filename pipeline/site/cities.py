@@ -111,10 +111,15 @@ def is_test_carrier(carrier) -> bool:
     return bool(carrier) and carrier.get("observacao") == TEST_COMPANY_NOTE
 
 
+def test_line(line: dict) -> bool:
+    """Whether every carrier of ``line`` is the export's test company (a line with no carrier named is not:
+    nothing says it is a test)."""
+    return bool(line["transportadoras"]) and all(map(is_test_carrier, line["transportadoras"]))
+
+
 def passenger_lines(lines: list[dict]) -> list[dict]:
-    """The lines a passenger may be offered: all but those whose every carrier is the export's test
-    company (a line with no carrier named is kept: nothing says it is a test)."""
-    return [x for x in lines if not x["transportadoras"] or not all(map(is_test_carrier, x["transportadoras"]))]
+    """The lines a passenger may be offered: all but the test company's (:func:`test_line`)."""
+    return [x for x in lines if not test_line(x)]
 
 
 def _passenger_departures(line: dict) -> list[dict]:
@@ -432,9 +437,7 @@ def test_only_places(lines: list[dict], cities: list[Record]) -> list[Record]:
     type, which has no page; its record says why (``nota``: :data:`TEST_ONLY`) and links its first such line."""
     served = {c["chave"] for c in cities}
     found: dict[str, Record] = {}
-    for line in lines:
-        if not line["transportadoras"] or not all(map(is_test_carrier, line["transportadoras"])):
-            continue
+    for line in filter(test_line, lines):
         ends = [(line["origem_municipio"], line["origem_uf"]), (line["destino_municipio"], line["destino_uf"])]
         ends += [(s["origem_municipio"], s["origem_uf"]) for s in line["secoes"]]
         ends += [(s["destino_municipio"], s["destino_uf"]) for s in line["secoes"]]
@@ -445,7 +448,7 @@ def test_only_places(lines: list[dict], cities: list[Record]) -> list[Record]:
             rec = found.get(place.chave)
             if rec is None:
                 rec = found[place.chave] = _place_record(place)
-                rec.update(url=line["url"], prefixos=[], empresa=line["transportadoras"][0]["razao_social"])
+                rec.update(url=line["url"], prefixos=[], empresa=line["transportadoras"][0]["razao_social"], linhas=0)
             rec["grafias"].add(name)
             if line["prefixo"] not in rec["prefixos"]:
                 rec["prefixos"].append(line["prefixo"])
@@ -453,7 +456,7 @@ def test_only_places(lines: list[dict], cities: list[Record]) -> list[Record]:
         many = len(rec["prefixos"]) > 1
         rec["nota"] = TEST_ONLY.format(lugar=f"{rec['nome']} ({rec['uf']})", nome=rec["nome"], empresa=rec["empresa"],
                                        linhas=("nas linhas " if many else "na linha ") + join(rec["prefixos"]))
-    return sorted(found.values(), key=lambda c: (collation_key(c["nome"]), c["uf"]))
+    return list(found.values())
 
 
 def index_json(cities: list[Record], lines: list[dict] = ()) -> list[dict]:
@@ -467,7 +470,7 @@ def index_json(cities: list[Record], lines: list[dict] = ()) -> list[dict]:
     position = {c["chave"]: k for k, c in enumerate(places)}
     return [dict(_place_json(c), busca=sorted({c["busca"], *(fold_name(g) for g in c["grafias"])}),
                  destinos=sorted(position[r["outra"]["chave"]] for r in c["destinos"]),
-                 linhas=c["linhas"] if isinstance(c["linhas"], int) else 0, **({"nota": c["nota"]} if "nota" in c else {}))
+                 linhas=c["linhas"], **({"nota": c["nota"]} if "nota" in c else {}))
             for c in places]
 
 
