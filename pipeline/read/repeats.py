@@ -73,12 +73,12 @@ def hashes(batch: Columns) -> tuple[np.ndarray, np.ndarray]:
     return a.view(np.int64), b.view(np.int64)
 
 
-def without_repeats(batch: Columns, seen: Seen, number: int = 0) -> tuple[Columns, list[Problem]]:
-    """The batch (of file ``number``) less the rows kept already (the same cells, in this file or an earlier
-    one, as ``seen`` holds them): each repeat inside one file reported as a ``linha-repetida`` warning
-    naming both lines; ``seen`` then holds the rows kept."""
+def first_rows(batch: Columns, seen: Seen, number: int = 0) -> tuple[np.ndarray, list[Problem]]:
+    """The positions of the batch's rows (of file ``number``) not kept already (the same cells, in this file
+    or an earlier one, as ``seen`` holds them), in order: each repeat inside one file reported as a
+    ``linha-repetida`` warning naming both lines; ``seen`` then holds the rows kept."""
     if not len(batch):
-        return batch, []
+        return np.arange(0), []
     a, b = hashes(batch)
     origin = (np.int64(number) << 32) | batch.row_numbers
     earlier = seen.find(a, b)
@@ -93,10 +93,16 @@ def without_repeats(batch: Columns, seen: Seen, number: int = 0) -> tuple[Column
     keep = np.flatnonzero(at < 0)
     seen.add(a[keep], b[keep], origin[keep])
     if len(keep) == len(batch):
-        return batch, []
+        return keep, []
     inside = np.flatnonzero((at >= 0) & ((at >> 32) == number))  # inside one file: reported
     rows = batch.table(inside)
     problems = [Problem.of("linha-repetida", batch.name, batch.source, line, None, None, grave=False, registro=cells,
                            primeira=int(at[pos] & 0xFFFFFFFF))
                 for pos, line, cells in zip(inside.tolist(), rows.row_numbers, rows.rows)]
-    return batch.take(keep), problems
+    return keep, problems
+
+
+def without_repeats(batch: Columns, seen: Seen, number: int = 0) -> tuple[Columns, list[Problem]]:
+    """The batch less the rows :func:`first_rows` does not keep, and the repeats it reports."""
+    keep, problems = first_rows(batch, seen, number)
+    return (batch, problems) if len(keep) == len(batch) else (batch.take(keep), problems)

@@ -317,18 +317,17 @@ def csv_error_pt(message: str) -> str:
 def without_repeats(part: SourceTable) -> tuple[SourceTable, list[Problem]]:
     """A table without a primary key as read from one file, each row that repeats an earlier row of the
     file cell for cell kept once, and each repeat reported (``read.repeats``, the rule of every such table)."""
-    from .columns import Columns
-    from .repeats import Seen
-    from .repeats import without_repeats as by_columns
+    from .columns import Columns  # they read whole files by this module's reader
+    from .repeats import Seen, first_rows
 
     if not part.rows:
         return part, []
-    kept, problems = by_columns(Columns.of(part), Seen())
+    keep, problems = first_rows(Columns.of(part), Seen())
     if not problems:
         return part, []
-    lines = set(kept.row_numbers.tolist())
-    out = SourceTable(part.name, part.columns, [r for r, n in zip(part.rows, part.row_numbers) if n in lines],
-                      [n for n in part.row_numbers if n in lines], part.source)
+    keep = keep.tolist()
+    out = SourceTable(part.name, part.columns, [part.rows[p] for p in keep], [part.row_numbers[p] for p in keep],
+                      part.source)
     out.data_rows = part.data_rows
     return out, problems
 
