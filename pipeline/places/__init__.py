@@ -103,7 +103,7 @@ def abroad(path: Path = ABROAD) -> dict[tuple[str, str], tuple[str, str]]:
     out = {}
     with open(path, encoding="utf-8", newline="") as fh:
         for row in csv.DictReader(fh):
-            if row["pais"] in {uf for _, uf in municipalities().values()}:
+            if row["pais"] in states():
                 raise ValueError(f"{path}: {row['grafia']}: {row['pais']} é uma UF, não um país")
             if fold_name(row["nome"]) != fold_name(row["grafia"]):
                 raise ValueError(f"{path}: {row['grafia']}: a grafia {row['nome']!r} não é a mesma sem acentos")
@@ -123,7 +123,7 @@ def resolve(name: str, uf: str) -> Place:
     if alias is not None and alias.codigo_ibge:
         official, state = municipalities()[alias.codigo_ibge]
         return Place(state, official, alias.codigo_ibge, BY_ALIAS, alias.motivo)
-    outside = key[1] not in {uf for _, uf in municipalities().values()}
+    outside = key[1] not in states()
     if outside and key in abroad():
         spelled, why = abroad()[key]
         return Place(key[1], spelled, None, UNRESOLVED, f"fora do Brasil: {why}")

@@ -17,12 +17,12 @@ import pandas as pd
 from . import tabular
 
 FOLDER = "por-transportadora"
-TABLES = ("linhas", "horarios")  # in the order the page lists them
 _CNPJ = re.compile(r"[0-9]{14}")
 
 
 def rows(tables: dict[str, pd.DataFrame]) -> dict[str, dict[str, np.ndarray]]:
-    """``{cnpj: {table: the positions of its rows}}``, for each carrier with a row in :data:`TABLES`."""
+    """``{cnpj: {table: the positions of its rows}}``, for each carrier with a row of ``linhas`` or ``horarios``
+    (in that order, as the page lists them)."""
     carriers = tables.get("transportadoras")
     if carriers is None or not len(carriers):
         return {}

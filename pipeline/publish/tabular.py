@@ -175,8 +175,8 @@ class Coded:
     def of_numbers(cls, numbered: dict[str, tuple], length: int) -> Coded:
         """A table's columns already numbered (``{name: (numbers, distinct values)}``, as :meth:`numbers` gives
         them): what a writer in another process receives instead of the frame."""
-        coded = cls(pd.DataFrame())
-        coded._numbered, coded.length = dict(numbered), length
+        coded = cls(pd.DataFrame(), numbered)
+        coded.length = length
         return coded
 
     def numbers(self, name: str) -> tuple:
