@@ -123,17 +123,23 @@ def plain_lines(arr: np.ndarray, width: int, delimiter: bytes) -> bool:
     return not (np.diff(np.searchsorted(cuts, np.concatenate(([-1], ends)))) != width - 1).any()
 
 
-def read_columns(table: Table, path: Path, shown: str, size: int):
+def read_columns(table: Table, path: Path, shown: str, size: int | None):
     """The file's rows ``size`` at a time, by column: yields ``(Columns, problems, data rows)`` as
     :func:`.source.read_csv_batches` yields its batches (the same rows, lines, problems and batches, the
     last one always). A plain file (:func:`plain_csv`) whose header is the table's columns in order is
-    split by Arrow, a block at a time; any other by the csv module, its rows then held by column."""
+    split by Arrow, a block at a time; any other by the csv module, its rows then held by column. With no
+    ``size`` (a table read whole, :func:`.source.read_csv_table`) the one batch of a file that is not plain
+    is the csv module's ``SourceTable`` as it read it."""
     names = table.field_names
-    with open(path, "rb") as fh:
-        first = fh.readline().rstrip(b"\r\n")
-    if first != ",".join(names).encode() or not plain_csv(path, len(names)):
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline().rstrip(b"\r\n")
+        plain = first == ",".join(names).encode() and plain_csv(path, len(names))
+    except OSError:  # the csv module's reader names what stops the file being read
+        plain = False
+    if not plain:
         for batch, found in read_csv_batches(table, path, shown, size):
-            yield Columns.of(batch), found, batch.data_rows
+            yield (Columns.of(batch) if size is not None else batch), found, batch.data_rows
         return
     reader = pacsv.open_csv(
         path,
@@ -150,7 +156,7 @@ def read_columns(table: Table, path: Path, shown: str, size: int):
         kept = numbered.filter(pa.array(~empty)) if empty.any() else numbered
         held.append(kept)
         rows += kept.num_rows
-        while rows >= size:  # a batch of ``size`` rows, as the csv module's reader makes them
+        while size is not None and rows >= size:  # a batch of ``size`` rows, as the csv module's reader makes them
             whole = pa.Table.from_batches(held)
             yield columns_of(table.name, names, whole.slice(0, size), shown), [], size
             rest = whole.slice(size)

@@ -14,6 +14,7 @@ import io
 import json
 from collections import Counter
 from dataclasses import dataclass, field
+from operator import call
 from pathlib import Path
 
 import numpy as np
@@ -173,8 +174,16 @@ def _decode(data: bytes, table: Table, shown: str) -> tuple[str | None, Problem 
 
 
 def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, list[Problem]]:
-    """The whole file as one table, and the problems found reading it."""
-    ((out, problems),) = read_csv_batches(table, path, shown)
+    """The whole file as one table, and the problems found reading it: by the reader of the tables read in
+    batches (:func:`.columns.read_columns`), which splits a plain file by Arrow and any other by the csv
+    module, with the same rows, lines and problems. Either way a column's equal texts are one object."""
+    from .columns import read_columns  # it reads a file that is not plain by this module's reader
+
+    ((read, problems, data_rows),) = read_columns(table, path, shown, None)
+    if isinstance(read, SourceTable):
+        return read, problems
+    out = read.table(np.arange(len(read)))
+    out.data_rows = data_rows
     return out, problems
 
 
@@ -190,6 +199,10 @@ def read_csv_batches(table: Table, path: Path, shown: str, size: int | None = No
         problems.append(Problem.of(slug, table.name, shown, line, col, value, **ctx))
 
     out = SourceTable(table.name, wanted, source=shown)
+    # a whole file's equal texts of a column are kept as one object: a national table repeats most of its
+    # cells (dates, codes, places), and each cell the reader gives is a new object (pipeline/read/columns.py
+    # does the same for the files Arrow splits)
+    shared = [{}.setdefault for _ in wanted] if size is None else None
     try:
         if size is None:
             text, bad = _decode(path.read_bytes(), table, shown)
@@ -260,7 +273,9 @@ def read_csv_batches(table: Table, path: Path, shown: str, size: int | None = No
                 if len(cells) != width:
                     problem("largura-da-linha", start, None, str(len(cells)), esperado=width, registro=cells)
                     continue
-                out.rows.append(cells if same_order else [cells[p] if p is not None else "" for p in positions])
+                if not same_order:
+                    cells = [cells[p] if p is not None else "" for p in positions]
+                out.rows.append(cells if shared is None else [*map(call, shared, cells, cells)])
                 out.row_numbers.append(start)
                 if size is not None and len(out.rows) >= size:
                     yield out, problems
