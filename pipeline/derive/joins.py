@@ -8,6 +8,7 @@ when there is none (an uncovered or missing carrier: the name is unknown, never 
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ..contract.schema import Schema, Table
@@ -27,5 +28,9 @@ def add(df: pd.DataFrame, table: Table, tables: dict[str, pd.DataFrame], schema:
             lookup = {}
         else:
             lookup = dict(zip(parent[key[0]], parent[join["coluna"]]))
-        df[f["name"]] = pd.Series(df[join["campo"]].map(lookup).tolist() if len(df) else [],
-                                  index=df.index, dtype=object)
+        # looked up once per distinct key and spread by position: the rows share the parent's text (pandas'
+        # ``Series.map`` makes a new object per row, half a million copies of 300 names in the infractions)
+        codes, keys = pd.factorize(df[join["campo"]].to_numpy(dtype=object), use_na_sentinel=False)
+        found = np.empty(len(keys), dtype=object)
+        found[:] = [lookup.get(k, np.nan) for k in keys]
+        df[f["name"]] = pd.Series(found[codes], index=df.index, dtype=object)
