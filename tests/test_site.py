@@ -327,3 +327,33 @@ def test_long_infraction_lists_are_collapsed_with_their_full_count(sample_site):
         cut += total > shown
     assert seen, "the sample has a carrier with more than a screenful of notices"
     assert cut, "the sample has a carrier with more notices than a page lists"
+
+
+def test_each_page_lists_its_owner_s_latest_notices_as_the_published_table_orders_them(sample_site):
+    """A carrier's and a line's page (and its index.json) list the owner's most recent notices, newest first
+    (a tie by the notice's number), every field as infracoes.csv publishes it: recounted from the CSV."""
+    import csv as _csv
+    import json as _json
+
+    from pipeline.site.context import RECENT_INFRACTIONS
+
+    with open(sample_site / "dados" / "infracoes.csv", encoding="utf-8", newline="") as fh:
+        notices = list(_csv.DictReader(fh))
+    notices.sort(key=lambda n: n["numero_auto"])
+    notices.sort(key=lambda n: n["data_hora"], reverse=True)
+    checked = 0
+    for folder, key in (("transportadoras", "transportadora_cnpj"), ("linhas", "linha_prefixo")):
+        for page in sorted((sample_site / folder).glob("*/index.json")):
+            facts = _json.loads(page.read_text(encoding="utf-8"))
+            owner = facts["cnpj"] if folder == "transportadoras" else facts["prefixo"]
+            expected = [n for n in notices if n[key] == owner][:RECENT_INFRACTIONS]
+            listed = facts["infracoes"]
+            assert [n["numero_auto"] for n in listed] == [n["numero_auto"] for n in expected], page
+            for got, want in zip(listed, expected):
+                assert got["data_hora"] == want["data_hora"] and got["local"] == want["local"]
+                assert got["transportadora_nome"] == want["transportadora_nome"]
+                assert f"{got['valor_multa']:.2f}" == want["valor_multa"] if want["valor_multa"] else got["valor_multa"] is None
+            html = (page.parent / "index.html").read_text(encoding="utf-8")
+            assert all(f'<th scope="row">{n["numero_auto"]}</th>' in html for n in expected), page
+            checked += len(expected)
+    assert checked > RECENT_INFRACTIONS * 2

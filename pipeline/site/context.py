@@ -24,7 +24,7 @@ from .cities import arrange_cities, collation_key, tickets_by_pair
 from .coverage import NOUNS, Coverage, join
 from .filters import numero
 from .indexes import lines_by_uf
-from .record import Record
+from .record import Record, Rows
 
 # Infraction notices listed on a carrier's or a line's page (and in its JSON), the most recent first; the
 # page gives the full count per group and links to every notice in /dados/, and the search finds any
@@ -46,13 +46,17 @@ def _in_order(kind: RecordKind, records) -> list[dict]:
     return sorted(records, key=lambda r: tuple(collation_key(r[f]) if f in kind.collated else r[f] for f in kind.order))
 
 
+def _columns(df: pd.DataFrame) -> list[list]:
+    """Each column's values as ``DataFrame.to_dict("records")`` gives them (numpy scalars as Python's,
+    datetimes as Timestamps), converted a whole column at a time: much faster than to_dict, which boxes
+    cell by cell (a noticeable part of the page stage at national scale)."""
+    return [df[name].tolist() for name in df.columns]
+
+
 def _records(df: pd.DataFrame) -> list[Record]:
-    """The rows as records, with the values ``DataFrame.to_dict("records")`` gives (numpy scalars as
-    Python's, datetimes as Timestamps), built from whole columns: much faster than to_dict, which
-    boxes cell by cell (a noticeable part of the page stage at national scale)."""
+    """The rows as records (:func:`_columns`' values)."""
     names = list(df.columns)
-    columns = [df[name].tolist() for name in names]
-    return [Record(zip(names, values)) for values in zip(*columns)]
+    return [Record(zip(names, values)) for values in zip(*_columns(df))]
 
 
 @dataclass(frozen=True)
@@ -385,6 +389,7 @@ class SiteData:
         # sorted once, by the two columns alone: a sort or a filter of the whole frame (every column of
         # every notice at national scale) raised the build's peak memory
         order = inf[["data_hora", "numero_auto"]].sort_values(["data_hora", "numero_auto"], ascending=[False, True]).index
+        recent = {}
         for key, owners in (("transportadora_cnpj", carriers), ("linha_prefixo", lines)):
             pairs = inf[[key, "grupo"]]
             if key == "linha_prefixo":
@@ -395,10 +400,16 @@ class SiteData:
             owner_of = inf[key].loc[order]
             if key == "linha_prefixo":
                 owner_of = owner_of[owner_of.astype(bool)]
-            # the most recent of each owner, in that order (one frame to records, not one per owner)
-            recent = owner_of.groupby(owner_of, sort=False).head(RECENT_INFRACTIONS).index
-            for r in _records(inf.loc[recent]):
-                owners[r[key]]["infracoes"].append(r)
+            # the most recent of each owner, in that order
+            recent[key] = owner_of.groupby(owner_of, sort=False).head(RECENT_INFRACTIONS)
+        # the notices some page lists, once: each owner keeps their positions, its records are made as its page
+        # renders (record.Rows)
+        shown = pd.Index(recent["transportadora_cnpj"].index).union(recent["linha_prefixo"].index, sort=False)
+        columns = {name: values for name, values in zip(inf.columns, _columns(inf.loc[shown]))}
+        for key, owners in (("transportadora_cnpj", carriers), ("linha_prefixo", lines)):
+            positions = shown.get_indexer(recent[key].index)
+            for owner, at in pd.Series(positions).groupby(recent[key].to_numpy(), sort=False).indices.items():
+                owners[owner]["infracoes"] = Rows(columns, positions[at].tolist())
 
     def _arrange_findings(self, carriers, lines, outorgas, caducidades, promos) -> list[dict]:
         """Attach each finding to every page it concerns (record, line, carrier)."""

@@ -22,6 +22,27 @@ class Record(dict):
             raise AttributeError(name) from None
 
 
+class Rows(Sequence):
+    """Some rows of a table, each a :class:`Record` made when asked for (a page renders in a worker process,
+    which lets it go with the page), from ``columns`` (``{name: list of values}``, shared by every ``Rows`` of
+    the table) at ``positions``: the latest notices of every carrier and line are kept as positions alone,
+    not as a dict per notice and page for the whole page stage."""
+
+    __slots__ = ("columns", "positions")
+
+    def __init__(self, columns: dict[str, list], positions: Sequence[int]):
+        self.columns, self.positions = columns, positions
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        at = self.positions[i]
+        return Record((name, values[at]) for name, values in self.columns.items())
+
+
 _DICT_ATTRIBUTES = frozenset(dir(dict))  # what ``getattr`` finds on a dict or a Record: its methods
 
 
