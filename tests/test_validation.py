@@ -155,6 +155,19 @@ def test_file_not_in_utf8(package, schema):
     assert any(e[0] == "codificacao" and e[1] == "transportadoras" for e in errors)
 
 
+def test_a_byte_not_utf8_far_into_a_file_read_whole_refuses_the_file_naming_its_line(package, schema):
+    """The file is streamed (never decoded whole): the bad byte, past what the reader decodes at once, is found
+    by a second look at its line, and the file is refused whole, with no other problem of its rows."""
+    rows = [f"{11222333000100 + n},VIACAO {n} LTDA,,DF," for n in range(20_000)]
+    rows[15_000] = "11222333000181,VIAÇÃO,,DF,"
+    text = "cnpj,razao_social,nome_fantasia,uf,municipio\n" + "\n".join(rows) + "\n"
+    (package.path / "transportadoras.csv").write_bytes(text.encode("latin-1"))
+    report = validate(read_source(package.path, schema), schema)
+    mine = [p for p in report.problems if p.tabela == "transportadoras"]
+    assert [(p.regra, p.linha) for p in mine] == [("codificacao", 15_002)]
+    assert "0xc7" in mine[0].mensagem and report.rows_read["transportadoras"] == 0
+
+
 def test_datapackage_path_leaving_the_folder_is_refused(package, schema):
     (package.path / "datapackage.json").write_text(
         json.dumps({"resources": [{"name": "linhas", "path": "../../etc/passwd"}]}), encoding="utf-8"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import codecs
 import csv
-import io
 import json
 from collections import Counter
 from dataclasses import dataclass, field
@@ -159,18 +158,9 @@ def _safe_child(folder: Path, relative: str) -> Path | None:
     return candidate
 
 
-def _decode(data: bytes, table: Table, shown: str) -> tuple[str | None, Problem | None]:
-    """UTF-8 text (a BOM allowed), or a problem naming the line of the first byte that is not UTF-8."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return None, Problem.of("codificacao", table.name, shown, 1, None, None,
-                                detalhe="o arquivo está em UTF-16; salve-o como UTF-8")
-    try:
-        return data.decode("utf-8-sig"), None
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        byte = data[exc.start : exc.start + 1].hex()
-        return None, Problem.of("codificacao", table.name, shown, line, None, None,
-                                detalhe=f"o byte 0x{byte} desta linha não é UTF-8; salve o arquivo como UTF-8")
+def _utf16(table: Table, shown: str) -> Problem:
+    """The problem of a file in UTF-16 (told by its first two bytes)."""
+    return Problem.of("codificacao", table.name, shown, 1, None, None, detalhe="o arquivo está em UTF-16; salve-o como UTF-8")
 
 
 def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, list[Problem]]:
@@ -190,8 +180,8 @@ def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, l
 def read_csv_batches(table: Table, path: Path, shown: str, size: int | None = None):
     """The file's rows ``size`` at a time: yields ``(SourceTable, problems found in its rows)``, the
     last one always (empty when the file ends on a full batch or cannot be read); with no ``size``, the
-    whole file as one. A batched read streams the file instead of decoding it whole (a table of 12
-    million rows is a gigabyte of text); a byte that is not UTF-8 is then located by a second look."""
+    whole file as one. The file is streamed, never decoded whole (a table of 12 million rows is a gigabyte
+    of text, and a whole decoded text was held twice); a byte that is not UTF-8 is located by a second look."""
     problems: list[Problem] = []
     wanted = table.field_names
 
@@ -204,19 +194,12 @@ def read_csv_batches(table: Table, path: Path, shown: str, size: int | None = No
     # does the same for the files Arrow splits)
     shared = [{}.setdefault for _ in wanted] if size is None else None
     try:
-        if size is None:
-            text, bad = _decode(path.read_bytes(), table, shown)
-            if bad is not None:
-                yield out, [bad]
-                return
-            fh = io.StringIO(text, newline="")
-        else:
-            with open(path, "rb") as raw:
-                head = raw.read(2)
-            if head in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 is told by its first two bytes
-                yield out, [_decode(head, table, shown)[1]]
-                return
-            fh = open(path, encoding="utf-8-sig", newline="")
+        with open(path, "rb") as raw:
+            head = raw.read(2)
+        if head in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 is told by its first two bytes
+            yield out, [_utf16(table, shown)]
+            return
+        fh = open(path, encoding="utf-8-sig", newline="")
     except OSError as exc:
         problem("arquivo-ilegivel", None, detalhe=exc.strerror or type(exc).__name__)
         yield out, problems
@@ -282,7 +265,10 @@ def read_csv_batches(table: Table, path: Path, shown: str, size: int | None = No
                     out, problems = SourceTable(table.name, wanted, source=shown), []
         except csv.Error as exc:  # located where the record that could not be read begins
             problem("csv-ilegivel", last + 1 if header else reader.line_num, detalhe=csv_error_pt(str(exc)))
-        except UnicodeDecodeError:  # a batched read only: the whole-file read decoded before
+        except UnicodeDecodeError:
+            if size is None:  # a file read whole is refused whole: no row of it, one problem
+                yield SourceTable(table.name, wanted, source=shown), [_undecodable(path, table, shown)]
+                return
             problems.append(_undecodable(path, table, shown))
     yield out, problems
 
