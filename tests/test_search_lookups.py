@@ -132,3 +132,43 @@ def test_a_cnpj_whose_leading_zeros_a_spreadsheet_dropped_is_found():
     for typed in ("00418127000138", "0418127000138", "418127000138"):
         assert found[typed] == ["/transportadoras/00418127000138/", "A", "Transportadora"], typed
     assert "1222333000181" not in found  # a CNPJ without a leading zero gets no shorter key
+
+
+def test_the_notice_files_are_shared_evenly_among_jobs_each_file_written_by_one():
+    """/busca/autos/<sufixo>.json is written by the page stage's jobs: every file by one job alone, with all
+    its notices (the same files as one job writing them all), and no job holding much more than its share
+    of the notices' rows (a job holds them at once)."""
+    from collections import Counter
+    from datetime import date, datetime
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from pipeline.site import notices
+
+    n = 30_000
+    numbers = [f"{7_000_000 + 37 * i}" for i in range(n)] + ["AI-12", "5"]
+    inf = pd.DataFrame({
+        "numero_auto": numbers, "transportadora_cnpj": ["11222333000181"] * len(numbers),
+        "linha_prefixo": [""] * len(numbers), "data_hora": [datetime(2020, 1, 2, 3, 4)] * len(numbers),
+        "local": ["BR-040, km 1"] * len(numbers), "municipio": ["LUZIANIA"] * len(numbers), "uf": ["GO"] * len(numbers),
+        "enquadramento": ["78-I-a"] * len(numbers), "grupo": ["I"] * len(numbers), "penalidade": ["multa"] * len(numbers),
+        "valor_multa": [1250.0] * len(numbers), "situacao": ["pago"] * len(numbers),
+        "prazo_defesa": [date(2020, 2, 1)] * len(numbers), "prazo_recurso": [None] * len(numbers)}, dtype=object)
+    keys = notices.keys(inf["numero_auto"])
+    digits = notices.suffix_length(len(numbers))
+    data = SimpleNamespace(tables={"infracoes": inf}, notice_keys=keys, carriers_by_cnpj={},
+                           notice_job_codes=notices.job_codes(keys, digits))
+    label = lambda field, value: value  # noqa: E731
+    whole = notices.shards(data, label, digits)
+    parts = 8
+    written, held = Counter(), []
+    merged = {}
+    for part in range(parts):
+        files = notices.shards(data, label, digits, part, parts)
+        written.update(files.keys())
+        held.append(sum(len(rows) for rows in files.values()))
+        merged.update(files)
+    assert max(written.values()) == 1 and merged == whole
+    assert sum(held) == len(numbers) and max(held) < 1.5 * len(numbers) / parts, held
+    assert notices.job_count(3 * 500_000) == 25 and notices.job_count(1_000) == notices.NOTICE_PARTS

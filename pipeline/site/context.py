@@ -176,9 +176,9 @@ class SiteData:
         return notices.keys(self.tables["infracoes"]["numero_auto"])
 
     @cached_property
-    def notice_last_characters(self):
-        """The code point of each key's last character, which shares the notices among the jobs."""
-        return notices.last_characters(self.notice_keys)
+    def notice_job_codes(self):
+        """What shares the notices among the jobs that write their files (``notices.job_codes``)."""
+        return notices.job_codes(self.notice_keys, self.notice_digits)
 
     @property
     def notice_digits(self) -> int:

@@ -63,19 +63,15 @@ def identifier_shards(data) -> dict[str, dict]:
     return {f"busca/ids/{name}.json": dict(sorted(keys.items())) for name, keys in identifiers.shards(data).items()}
 
 
-# the notices' files are shared among this many jobs, by the last character of the number: four per
-# worker at the usual two, since a job holds its notices' rows at once (in larger jobs those rows set the
-# build's peak memory at national scale)
-NOTICE_PARTS = 8
-
-
 def jobs(data, label: Callable[[str, str, object], str]) -> list[Callable[[], dict[str, object]]]:
     """The jobs; ``label(table, field, value)`` gives an enum value's pt-BR label."""
     category = partial(label, "tarifas", "categoria")
     out = [lambda: {"cidades/index.json": index_json(data.records["cidade"], data.records["linha"]), "busca/regras.json": rules()},
            partial(verification_shards, data), partial(identifier_shards, data), partial(names.shards, data)]
-    out += [partial(notices.shards, data, partial(label, "infracoes"), data.notice_digits, part, NOTICE_PARTS)
-            for part in range(NOTICE_PARTS)]
+    # a job holds its notices' rows at once: in larger jobs those rows set the build's peak memory
+    shared = notices.job_count(len(data.tables["infracoes"]))
+    out += [partial(notices.shards, data, partial(label, "infracoes"), data.notice_digits, part, shared)
+            for part in range(shared)]
     out += [lambda uf=uf, lines=lines: {urls.path("linhas_uf", slug=slugify(uf)) + "linhas.json": lines_json(lines, data.schema.categories)}
             for uf, lines in data.lines_by_uf.items()]
     out += [partial(answers_json, city, category) for city in data.records["cidade"]]

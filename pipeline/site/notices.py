@@ -46,9 +46,30 @@ def keys(numbers: pd.Series) -> list[str]:
     return [n.upper() if ok else key(n) for n, ok in zip(numbers.tolist(), plain)]
 
 
-def last_characters(keys: list[str]) -> np.ndarray:
-    """The code point of each key's last character (-1 for an empty key), which picks its job and file."""
-    return np.array([ord(k[-1]) if k else -1 for k in keys], dtype=np.int64)
+def job_codes(keys: list[str], digits: int) -> np.ndarray:
+    """What shares the notices among the page stage's jobs: a number of the last two characters of each key
+    (the last one alone when a file is named by one character, -1 for an empty key), so that the notices of
+    one file (the same last ``digits`` characters) are in one job, and the jobs are about even (the last
+    character alone has ten values for numbers of digits, which left a fifth of the notices in one job)."""
+    return np.array([_job_code(k, digits) for k in keys], dtype=np.int64)
+
+
+def _job_code(key_: str, digits: int) -> int:
+    if not key_:
+        return -1
+    before = ord(key_[-2]) if digits >= 2 and len(key_) >= 2 else 0
+    return 10 * before + ord(key_[-1])
+
+
+def job_count(count: int) -> int:
+    """How many jobs share the notices' files: at least :data:`NOTICE_PARTS`, and no more than
+    :data:`NOTICES_PER_JOB` notices in a job, which holds its notices' rows at once."""
+    return max(NOTICE_PARTS, math.ceil(count / NOTICES_PER_JOB))
+
+
+# the notices' files are shared among at least this many jobs: four per worker at the usual two
+NOTICE_PARTS = 8
+NOTICES_PER_JOB = 60_000
 
 
 def _iso(column: pd.Series, unit: str) -> list:
@@ -59,14 +80,14 @@ def _iso(column: pd.Series, unit: str) -> list:
 
 
 def shards(data, label, digits: int, part: int = 0, parts: int = 1) -> dict[str, dict[str, list]]:
-    """``busca/autos/<suffix>.json`` -> ``{number reduced: its row}``, for the numbers whose last
-    character falls in ``part`` of ``parts`` (the page stage's workers share them); ``label(field,
+    """``busca/autos/<suffix>.json`` -> ``{number reduced: its row}``, for the numbers whose job code
+    (:func:`job_codes`) falls in ``part`` of ``parts`` (the page stage's jobs share them); ``label(field,
     value)`` gives the pt-BR label of an enum value of ``infracoes``. Every numeric suffix has its file,
     empty or not, so the search page never asks for one in vain."""
     inf = data.tables["infracoes"]
     every = data.notice_keys
-    last = data.notice_last_characters
-    mine = np.flatnonzero((last >= 0) & (last % parts == part)).tolist()
+    codes = data.notice_job_codes
+    mine = np.flatnonzero((codes >= 0) & (codes % parts == part)).tolist()
     rows = inf.iloc[mine]
     carriers = data.carriers_by_cnpj
 
@@ -99,6 +120,6 @@ def shards(data, label, digits: int, part: int = 0, parts: int = 1) -> dict[str,
         out.setdefault(k[-digits:], {})[k] = row  # a tuple: written as a JSON array
     for n in range(10 ** digits):
         suffix = str(n).zfill(digits)
-        if ord(suffix[-1]) % parts == part:
+        if _job_code(suffix, digits) % parts == part:
             out.setdefault(suffix, {})
     return {f"busca/autos/{k}.json": dict(sorted(v.items())) for k, v in sorted(out.items())}
