@@ -13,6 +13,7 @@ bench section has the figures), no workbook of more rows than a sheet holds (``s
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,14 +42,14 @@ def tar_bytes(sizes) -> int:
 
 
 def artifact_bytes(site: Path) -> int:
-    """What the Pages artifact of ``site`` weighs: each file in full (a hard link too) and each folder."""
-    sizes = []
-    for path in site.rglob("*"):
-        if path.is_dir() and not path.is_symlink():
-            sizes.append(0)
-        elif path.is_file():
-            sizes.append(path.stat().st_size)
-    return tar_bytes([0, *sizes])  # the root folder "." too
+    """What the Pages artifact of ``site`` weighs: each file in full (a hard link too) and each folder (a link
+    to a folder is neither followed nor counted). Walked by ``os.walk``, one folder at a time: ``Path.rglob``
+    keeps every path it yields, a hundred thousand of them at 3x the national scale, at the build's end."""
+    sizes = [0]  # the root folder "." too
+    for root, folders, files in os.walk(site):
+        sizes += [0 for name in folders if not os.path.islink(os.path.join(root, name))]
+        sizes += [os.stat(path).st_size for path in (os.path.join(root, name) for name in files) if os.path.isfile(path)]
+    return tar_bytes(sizes)
 
 
 @dataclass
