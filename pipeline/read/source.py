@@ -70,6 +70,11 @@ class SourceTable:
             self.__dict__["_transposed"] = cache
         return cache[2][name]
 
+    def let_go(self) -> None:
+        """Free the rows, their lines and sources, and the columns :meth:`column` made of them."""
+        self.rows, self.row_numbers, self.row_sources = [], [], None
+        self.__dict__.pop("_transposed", None)
+
     def positions(self, name: str, refused) -> list[int]:
         """Positions of the rows whose ``name`` cell is refused by ``refused(text) -> bool``, asked once
         per distinct text (a verdict that depends on the text alone)."""

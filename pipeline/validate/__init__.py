@@ -59,7 +59,7 @@ class Report:
         national package's rows as lists of text were a large part of the page stage's memory)."""
         for name, t in self.accepted.items():
             self.accepted_counts.setdefault(name, len(t.rows))
-            t.rows, t.row_numbers, t.row_sources = [], [], None
+            t.let_go()
 
     def account(self, counts: dict[str, dict[str, int]]) -> None:
         """Every row read is kept, a later source's repeat of a kept key, or refused with a reason."""
