@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from pipeline.contract.schema import load_schema
 from pipeline.read import columns as columns_module
+from pipeline.read import source as source_module
 from pipeline.read.columns import plain_csv, read_columns
 from pipeline.read.source import read_csv_batches, read_csv_table
 
@@ -46,6 +47,7 @@ def _arrow_only(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("lido pelo módulo csv")
     monkeypatch.setattr(columns_module, "read_csv_batches", refuse)
+    monkeypatch.setattr(source_module, "read_csv_batches", refuse)  # a file read whole (read_csv_table)
 
 
 def test_a_plain_file_is_split_by_arrow_into_the_csv_modules_batches_lines_and_counts(tmp_path, monkeypatch):

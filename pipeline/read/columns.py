@@ -123,24 +123,34 @@ def plain_lines(arr: np.ndarray, width: int, delimiter: bytes) -> bool:
     return not (np.diff(np.searchsorted(cuts, np.concatenate(([-1], ends)))) != width - 1).any()
 
 
-def read_columns(table: Table, path: Path, shown: str, size: int | None):
+def read_columns(table: Table, path: Path, shown: str, size: int):
     """The file's rows ``size`` at a time, by column: yields ``(Columns, problems, data rows)`` as
     :func:`.source.read_csv_batches` yields its batches (the same rows, lines, problems and batches, the
-    last one always). A plain file (:func:`plain_csv`) whose header is the table's columns in order is
-    split by Arrow, a block at a time; any other by the csv module, its rows then held by column. With no
-    ``size`` (a table read whole, :func:`.source.read_csv_table`) the one batch of a file that is not plain
-    is the csv module's ``SourceTable`` as it read it."""
+    last one always). A plain file (:func:`split_by_arrow`) is split by Arrow, a block at a time; any other
+    by the csv module, its rows then held by column."""
+    if splits_by_arrow(table, path):
+        yield from split_by_arrow(table, path, shown, size)
+        return
+    for batch, found in read_csv_batches(table, path, shown, size):
+        yield Columns.of(batch), found, batch.data_rows
+
+
+def splits_by_arrow(table: Table, path: Path) -> bool:
+    """Whether :func:`split_by_arrow` reads the file: a plain file (:func:`plain_csv`) whose header is the
+    table's columns in order. A file that cannot be opened is not: the csv module's reader says why."""
     names = table.field_names
     try:
         with open(path, "rb") as fh:
             first = fh.readline().rstrip(b"\r\n")
-        plain = first == ",".join(names).encode() and plain_csv(path, len(names))
-    except OSError:  # the csv module's reader names what stops the file being read
-        plain = False
-    if not plain:
-        for batch, found in read_csv_batches(table, path, shown, size):
-            yield (Columns.of(batch) if size is not None else batch), found, batch.data_rows
-        return
+        return first == ",".join(names).encode() and plain_csv(path, len(names))
+    except OSError:
+        return False
+
+
+def split_by_arrow(table: Table, path: Path, shown: str, size: int | None):
+    """A plain file's rows (:func:`splits_by_arrow`) ``size`` at a time, or all at once with no ``size``, as
+    :func:`read_columns` yields them."""
+    names = table.field_names
     reader = pacsv.open_csv(
         path,
         read_options=pacsv.ReadOptions(skip_rows=1, column_names=names, block_size=BLOCK_BYTES, use_threads=False),

@@ -169,16 +169,15 @@ def _utf16(table: Table, shown: str) -> Problem:
 
 
 def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, list[Problem]]:
-    """The whole file as one table, and the problems found reading it: by the reader of the tables read in
-    batches (:func:`.columns.read_columns`), which splits a plain file by Arrow and any other by the csv
-    module, with the same rows, lines and problems. Either way a column's equal texts are one object."""
-    from .columns import read_columns  # it reads a file that is not plain by this module's reader
+    """The whole file as one table, and the problems found reading it, as the tables read in batches are
+    read (:func:`.columns.read_columns`): a plain file split by Arrow, any other by the csv module, with the
+    same rows, lines and problems. Either way a column's equal texts are one object."""
+    from .columns import split_by_arrow, splits_by_arrow  # they read a file that is not plain by this module
 
-    ((read, problems, data_rows),) = read_columns(table, path, shown, None)
-    if isinstance(read, SourceTable):
-        return read, problems
-    out = read.table(np.arange(len(read)))
-    out.data_rows = data_rows
+    if splits_by_arrow(table, path):
+        ((read, problems, _),) = split_by_arrow(table, path, shown, None)
+        return read.table(np.arange(len(read))), problems
+    ((out, problems),) = read_csv_batches(table, path, shown)
     return out, problems
 
 
