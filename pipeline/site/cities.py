@@ -15,7 +15,6 @@ export gives as a placeholder (pipeline/site/placeholders.py) are shown as such 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from ..adapters.common import TEST_COMPANY_NOTE
@@ -25,7 +24,7 @@ from . import urls
 from .coverage import PHRASES, Coverage, join
 from .filters import data_br, mes_br, numero
 from .placeholders import placeholder_notes
-from .record import Record
+from .record import MadeOnDemand, Record
 from .timetable import mixed, service_class
 
 # How a line serves a pair, the first that applies: its two terminals, the ends of one of its sections
@@ -169,7 +168,7 @@ def tickets_by_pair(sums) -> dict[tuple[str, str], MonthlyTickets]:
     return out
 
 
-class MonthlyTickets(Sequence):
+class MonthlyTickets(MadeOnDemand):
     """One pair's months of tickets, each a :class:`Record` (``mes``, ``bilhetes``, ``pagos``, ``gratuitos``,
     ``valor_medio_pago``) made when asked for, from the columns of the sums (shared by every pair)."""
 
@@ -181,13 +180,7 @@ class MonthlyTickets(Sequence):
     def __len__(self) -> int:
         return self.stop - self.start
 
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(i)
+    def make(self, i: int) -> Record:
         c, at = self.columns, self.start + i
         bilhetes, pagos, com_valor = int(c["bilhetes"][at]), int(c["pagos"][at]), int(c["pago_com_valor"][at])
         return Record(mes=c["mes"][at], bilhetes=bilhetes, pagos=pagos, gratuitos=bilhetes - pagos,

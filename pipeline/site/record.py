@@ -22,11 +22,29 @@ class Record(dict):
             raise AttributeError(name) from None
 
 
-class Rows(Sequence):
-    """Some rows of a table, each a :class:`Record` made when asked for (a page renders in a worker process,
-    which lets it go with the page), from ``columns`` (``{name: list of values}``, shared by every ``Rows`` of
-    the table) at ``positions``: the latest notices of every carrier and line are kept as positions alone,
-    not as a dict per notice and page for the whole page stage."""
+class MadeOnDemand(Sequence):
+    """A list of records (:class:`Record`), each made when asked for (by :meth:`make`, from its position): a page
+    renders in a worker process, which lets the records go with the page, instead of every record living
+    through the whole page stage."""
+
+    __slots__ = ()
+
+    def make(self, i: int) -> Record:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self.make(k) for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self.make(i)
+
+
+class Rows(MadeOnDemand):
+    """Some rows of a table, from ``columns`` (``{name: list of values}``, shared by every ``Rows`` of the
+    table) at ``positions``: the latest notices of every carrier and line are kept as positions alone."""
 
     __slots__ = ("columns", "positions")
 
@@ -36,9 +54,7 @@ class Rows(Sequence):
     def __len__(self) -> int:
         return len(self.positions)
 
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
+    def make(self, i: int) -> Record:
         at = self.positions[i]
         return Record((name, values[at]) for name, values in self.columns.items())
 
