@@ -124,7 +124,7 @@ def test_any_file_gives_the_csv_module_s_batches(tmp_path, lines, newline, last,
 
 # A table read whole (every table but the tickets) goes through the same reader: its rows, lines, problems and
 # count of data rows are the csv module's, and a column's equal texts are one object, however the file is split
-# (a national table repeats most of its cells: kept once each, the 3x scale's build peaked 1.3 GB lower).
+# (a national table repeats most of its cells: each is kept once).
 
 def _whole(table) -> tuple:
     return ([list(r) for r in table.rows], list(table.row_numbers), table.data_rows)

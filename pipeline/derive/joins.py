@@ -29,7 +29,7 @@ def add(df: pd.DataFrame, table: Table, tables: dict[str, pd.DataFrame], schema:
         else:
             lookup = dict(zip(parent[key[0]], parent[join["coluna"]]))
         # looked up once per distinct key and spread by position: the rows share the parent's text (pandas'
-        # ``Series.map`` makes a new object per row, half a million copies of 300 names in the infractions)
+        # ``Series.map`` makes a new object per row: a copy of a carrier's name for each of its notices)
         codes, keys = pd.factorize(df[join["campo"]].to_numpy(dtype=object), use_na_sentinel=False)
         found = np.empty(len(keys), dtype=object)
         found[:] = [lookup.get(k, np.nan) for k in keys]

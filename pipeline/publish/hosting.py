@@ -44,7 +44,7 @@ def tar_bytes(sizes) -> int:
 def artifact_bytes(site: Path) -> int:
     """What the Pages artifact of ``site`` weighs: each file in full (a hard link too) and each folder (a link
     to a folder is neither followed nor counted). Walked by ``os.walk``, one folder at a time: ``Path.rglob``
-    keeps every path it yields, a hundred thousand of them at 3x the national scale, at the build's end."""
+    keeps every path it yields, which at the build's end set its peak memory."""
     sizes = [0]  # the root folder "." too
     for root, folders, files in os.walk(site):
         sizes += [0 for name in folders if not os.path.islink(os.path.join(root, name))]

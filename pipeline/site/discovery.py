@@ -17,7 +17,7 @@ _NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
 def page_urls(site: Path, site_url: str) -> list[str]:
     """The absolute URL of every page of ``site`` (``index.html`` files), sorted."""
-    # os.walk, one folder at a time (Path.rglob keeps every folder it has seen: some 50,000 at national scale)
+    # os.walk, one folder at a time (Path.rglob keeps every folder it has seen)
     paths = sorted(Path(root).relative_to(site).as_posix() for root, folders, files in os.walk(site)
                    if "index.html" in files and os.path.isfile(os.path.join(root, "index.html")))
     return [f"{site_url}/" if path == "." else f"{site_url}/{path}/" for path in paths]
