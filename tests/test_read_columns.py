@@ -154,3 +154,33 @@ def test_a_file_read_whole_keeps_a_column_s_equal_texts_as_one_object(tmp_path, 
     first, last = table.rows[0][place], table.rows[5][place]
     assert first == last == "Goiânia" and first is last
     assert [r[8] for r in table.rows] == [str(n) for n in range(1, 7)]
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_a_file_read_whole_is_held_by_column_and_gives_the_same_rows_columns_and_repeats(tmp_path, monkeypatch, plain):
+    """A whole table is held by column (read.columns.HeldRows), never as a list per row, whichever reader split
+    it: a row by its position, a slice, a column, the rows without some, and its repeated rows are the csv
+    module's rows'."""
+    from pipeline.read.columns import HeldRows
+    from pipeline.read.source import without_repeats
+
+    rows = [ROW.replace("1,50.0", f"{n % 4},50.0") for n in range(1, 301)]  # rows 5, 9... repeat rows 1, 2...
+    if not plain:
+        rows[2] = rows[2].replace("Idoso", '"Idoso"')
+    path = _write(tmp_path / "bilhetes.csv", HEADER + "\n" + "\n".join(rows) + "\n")
+    ((by_csv, _),) = read_csv_batches(TABLE, path, "bilhetes.csv")
+    if plain:
+        _arrow_only(monkeypatch)
+    table, _ = read_csv_table(TABLE, path, "bilhetes.csv")
+    assert isinstance(table.rows, HeldRows) and table.rows.columns.codes[0].dtype.itemsize == 1
+    assert table.rows == by_csv.rows and table.rows[-1] == by_csv.rows[-1] and table.rows[3:7] == by_csv.rows[3:7]
+    with pytest.raises(IndexError):
+        table.rows[300]
+    assert all(table.column(c) == by_csv.column(c) for c in TABLE.field_names)
+    gone = {("bilhetes.csv", line) for line in range(2, 302, 3)}
+    less = table.without(gone)
+    assert isinstance(less.rows, HeldRows) and _whole(less)[:2] == _whole(by_csv.without(gone))[:2]
+    kept, repeats = without_repeats(table)
+    kept_csv, repeats_csv = without_repeats(by_csv)
+    assert len(kept.rows) == 4 and _whole(kept)[:2] == _whole(kept_csv)[:2]
+    assert [p.as_row() for p in repeats] == [p.as_row() for p in repeats_csv] and len(repeats) == 296

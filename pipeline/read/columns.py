@@ -6,6 +6,7 @@ once per distinct text and spread to the rows by those numbers (numpy), never ro
 from __future__ import annotations
 
 import codecs
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +30,9 @@ class Columns:
 
     @classmethod
     def of(cls, table: SourceTable) -> Columns:
-        """The rows of ``table`` (of one file), by column."""
+        """The rows of ``table`` (of one file), by column: those it holds by column (:class:`HeldRows`) as they are."""
+        if isinstance(table.rows, HeldRows):
+            return table.rows.columns
         codes, texts = [], []
         for name in table.columns:
             numbers, distinct = pd.factorize(np.array(table.column(name), dtype=object))
@@ -51,6 +54,17 @@ class Columns:
         i = self.columns.index(name)
         return self.codes[i], self.texts[i]
 
+    def held(self, data_rows: int) -> SourceTable:
+        """The rows as a whole table held by column (:class:`HeldRows`), each column's numbers in the smallest
+        integer type that holds them; ``data_rows``: the records of its file, those too wide or too narrow to
+        read included."""
+        compact = Columns(self.name, self.columns, [c.astype(np.min_scalar_type(max(len(t) - 1, 0)))
+                                                    for c, t in zip(self.codes, self.texts)],
+                          self.texts, self.row_numbers, self.source)
+        out = SourceTable(self.name, self.columns, HeldRows(compact), self.row_numbers.tolist(), self.source)
+        out.data_rows = data_rows
+        return out
+
     def table(self, positions: np.ndarray) -> SourceTable:
         """The rows at ``positions`` as rows of text, as the reader gave them."""
         cells = [t[c[positions]].tolist() for c, t in zip(self.codes, self.texts)]
@@ -58,6 +72,49 @@ class Columns:
                           self.row_numbers[positions].tolist(), self.source)
         out.data_rows = len(positions)
         return out
+
+
+class HeldRows(Sequence):
+    """The rows of a whole table held by column (:meth:`Columns.held`): what the stages ask of the table
+    (a column, a row by its position, every row in order) is made from the columns when asked, and a
+    column is made without making a row. A national table repeats most of its cells, and a row as a list
+    of its texts took more memory than the texts themselves."""
+
+    ROWS_AT_ONCE = 1 << 16  # rows made at a time when every row is asked for
+
+    def __init__(self, columns: Columns):
+        self.columns = columns
+
+    def __len__(self) -> int:
+        return len(self.columns)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(i)
+        return [t[c[i]] for c, t in zip(self.columns.codes, self.columns.texts)]
+
+    def __iter__(self):
+        held = self.columns
+        for start in range(0, len(self), self.ROWS_AT_ONCE):
+            cells = [t[c[start:start + self.ROWS_AT_ONCE]].tolist() for c, t in zip(held.codes, held.texts)]
+            yield from map(list, zip(*cells))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, (list, HeldRows)) and len(self) == len(other) and list(self) == list(other)
+
+    __hash__ = None
+
+    def column(self, name: str) -> tuple[str, ...]:
+        """The cells of column ``name``, in the rows' order."""
+        codes, texts = self.columns.column(name)
+        return tuple(texts[codes].tolist())
+
+    def take(self, positions) -> HeldRows:
+        """The rows at ``positions``, held by column too."""
+        return HeldRows(self.columns.take(np.asarray(positions, dtype=np.int64)))
 
 
 SCAN_BYTES = 64 << 20  # bytes of a file looked at a time before it is read by column

@@ -61,14 +61,21 @@ class SourceTable:
         return self.file_of(pos), self.row_numbers[pos]
 
     def column(self, name: str) -> tuple[str, ...]:
-        """The cells of one column: the table is transposed once, on first use, and again only if its
-        rows were replaced or grew."""
+        """The cells of one column, made once, on first use, and again only if the rows were replaced or
+        grew: of rows held by column (``read.columns.HeldRows``), that column alone; of rows in a list, every
+        column at once (the table transposed)."""
         cache = self.__dict__.get("_transposed")
         if cache is None or cache[0] is not self.rows or cache[1] != len(self.rows):
-            columns = zip(*self.rows) if self.rows else ((),) * len(self.columns)
-            cache = (self.rows, len(self.rows), dict(zip(self.columns, columns)))
+            cache = (self.rows, len(self.rows), {})
             self.__dict__["_transposed"] = cache
-        return cache[2][name]
+        columns = cache[2]
+        if name not in columns:
+            held = getattr(self.rows, "column", None)
+            if held is not None:
+                columns[name] = held(name)
+            else:
+                columns.update(zip(self.columns, zip(*self.rows) if self.rows else ((),) * len(self.columns)))
+        return columns[name]
 
     def let_go(self) -> None:
         """Free the rows, their lines and sources, and the columns :meth:`column` made of them."""
@@ -88,8 +95,12 @@ class SourceTable:
                             columns=self.columns, dtype=object)
 
     def without(self, origins: set[tuple[str, int]]) -> SourceTable:
-        """The table less the rows at ``origins`` (``(file, line)`` pairs)."""
+        """The table less the rows at ``origins`` (``(file, line)`` pairs), held as this one is."""
         keep = [i for i in range(len(self.rows)) if self.origin(i) not in origins]
+        take = getattr(self.rows, "take", None)
+        if take is not None:
+            return SourceTable(self.name, self.columns, take(keep), [self.row_numbers[i] for i in keep], self.source,
+                               [self.file_of(i) for i in keep] if self.row_sources is not None else None)
         return SourceTable(
             self.name, self.columns, [self.rows[i] for i in keep], [self.row_numbers[i] for i in keep], self.source,
             [self.file_of(i) for i in keep] if self.row_sources is not None else None,
@@ -171,14 +182,16 @@ def _utf16(table: Table, shown: str) -> Problem:
 def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, list[Problem]]:
     """The whole file as one table, and the problems found reading it, as the tables read in batches are
     read (:func:`.columns.read_columns`): a plain file split by Arrow, any other by the csv module, with the
-    same rows, lines and problems. Either way a column's equal texts are one object."""
-    from .columns import split_by_arrow, splits_by_arrow  # they read a file that is not plain by this module
+    same rows, lines and problems. Either way the table is held by column (``read.columns.HeldRows``): each
+    column's distinct texts once, and each row's number among them."""
+    from .columns import Columns, split_by_arrow, splits_by_arrow  # they read a file that is not plain by this module
 
     if splits_by_arrow(table, path):
-        ((read, problems, _),) = split_by_arrow(table, path, shown, None)
-        return read.table(np.arange(len(read))), problems
-    ((out, problems),) = read_csv_batches(table, path, shown)
-    return out, problems
+        ((read, problems, data_rows),) = split_by_arrow(table, path, shown, None)
+    else:
+        ((rows, problems),) = read_csv_batches(table, path, shown)
+        read, data_rows = Columns.of(rows), rows.data_rows
+    return read.held(data_rows), problems
 
 
 def read_csv_batches(table: Table, path: Path, shown: str, size: int | None = None):
@@ -331,8 +344,9 @@ def without_repeats(part: SourceTable) -> tuple[SourceTable, list[Problem]]:
     if not problems:
         return part, []
     keep = keep.tolist()
-    out = SourceTable(part.name, part.columns, [part.rows[p] for p in keep], [part.row_numbers[p] for p in keep],
-                      part.source)
+    take = getattr(part.rows, "take", None)
+    out = SourceTable(part.name, part.columns, take(keep) if take is not None else [part.rows[p] for p in keep],
+                      [part.row_numbers[p] for p in keep], part.source)
     out.data_rows = part.data_rows
     return out, problems
 

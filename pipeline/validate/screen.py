@@ -73,7 +73,7 @@ def _run(descriptor: dict) -> dict[str, list]:
 
 def full(tables: Tables, schema) -> list[Located]:
     """Frictionless over every row: the reference the fast path must equal (and the slow path's cost)."""
-    found = _run(_descriptor(schema, tables, {n: t.rows for n, t in tables.items()}, keys=True))
+    found = _run(_descriptor(schema, tables, {n: list(t.rows) for n, t in tables.items()}, keys=True))
     out = []
     for name in found:
         for order, error in enumerate(found[name]):
