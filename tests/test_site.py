@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 from bs4 import BeautifulSoup
 from conftest import AS_OF, MINIMAL
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.build import build
 from pipeline.contract.settings import Settings
@@ -357,3 +360,31 @@ def test_each_page_lists_its_owner_s_latest_notices_as_the_published_table_order
             assert all(f'<th scope="row">{n["numero_auto"]}</th>' in html for n in expected), page
             checked += len(expected)
     assert checked > RECENT_INFRACTIONS * 2
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.sampled_from(["A", "B", "C"]), st.sampled_from(["", "L1", "L2"])),
+                max_size=60),
+       st.integers(1, 5))
+def test_the_notices_sorted_for_the_pages_hold_every_owner_s_most_recent(rows, n):
+    """Only the notices that may be among an owner's ``n`` most recent are sorted by time and number
+    (context._among_recent): a notice is among them exactly when, for its carrier or its line, it is as recent
+    as that owner's ``n``-th (ties included), so each owner's first ``n`` by time and number are all there."""
+    import pandas as pd
+
+    from pipeline.site.context import _among_recent
+
+    start = datetime(2021, 3, 1, 8, 0)
+    df = pd.DataFrame({"numero_auto": [f"AI-{i:03d}" for i in range(len(rows))][::-1],
+                       "data_hora": [start + timedelta(hours=h) for h, _, _ in rows],
+                       "transportadora_cnpj": [c for _, c, _ in rows], "linha_prefixo": [p for _, _, p in rows]},
+                      index=range(100, 100 + len(rows)))
+    got = set(_among_recent(df, ("transportadora_cnpj", "linha_prefixo"), n))
+    expected = set()
+    for key in ("transportadora_cnpj", "linha_prefixo"):
+        for _, group in df.groupby(key):
+            ranked = group.sort_values(["data_hora", "numero_auto"], ascending=[False, True])
+            nth = ranked["data_hora"].iloc[min(n, len(ranked)) - 1]
+            expected |= set(group.index[group["data_hora"] >= nth])
+            assert set(ranked.index[:n]) <= got
+    assert got == expected

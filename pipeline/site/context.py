@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
 
+import numpy as np
 import pandas as pd
 
 from ..contract.identifiers import slugify
@@ -57,6 +58,29 @@ def _records(df: pd.DataFrame) -> list[Record]:
     """The rows as records (:func:`_columns`' values)."""
     names = list(df.columns)
     return [Record(zip(names, values)) for values in zip(*_columns(df))]
+
+
+def _among_recent(df: pd.DataFrame, keys: tuple[str, ...], n: int) -> np.ndarray:
+    """The index of the rows of ``df`` that may be among the ``n`` most recent (``data_hora``) of their value
+    of some column of ``keys``: each such owner's rows as recent as its ``n``-th, ties included. Ranked by the
+    distinct times alone (numbers to numpy), so that only these rows are then sorted by time and number."""
+    codes, times = pd.factorize(df["data_hora"], sort=False)
+    if (codes < 0).any():  # a notice without a time (validation refuses one): every row
+        return df.index
+    rank = np.empty(len(times), dtype=np.int64)
+    rank[np.argsort(np.asarray(times, dtype=object), kind="stable")[::-1]] = np.arange(len(times))
+    age = rank[codes]  # 0: the most recent time
+    keep = np.zeros(len(df), dtype=bool)
+    for key in keys:
+        owner = pd.factorize(df[key], sort=False, use_na_sentinel=False)[0]
+        by_owner = np.lexsort((age, owner))  # each owner's rows, the most recent first
+        starts = np.flatnonzero(np.r_[True, owner[by_owner][1:] != owner[by_owner][:-1]])
+        sizes = np.diff(np.r_[starts, len(by_owner)])
+        limit = np.full(owner.max() + 1 if len(owner) else 0, np.iinfo(np.int64).max)
+        full = sizes >= n
+        limit[owner[by_owner[starts[full]]]] = age[by_owner[starts[full] + n - 1]]
+        keep |= age <= limit[owner]
+    return df.index[keep]
 
 
 @dataclass(frozen=True)
@@ -386,9 +410,6 @@ class SiteData:
         inf = self.tables["infracoes"]
         if inf.empty:
             return
-        # sorted once, by the two columns alone: a sort or a filter of the whole frame (every column of
-        # every notice at national scale) raised the build's peak memory
-        order = inf[["data_hora", "numero_auto"]].sort_values(["data_hora", "numero_auto"], ascending=[False, True]).index
         recent = {}
         for key, owners in (("transportadora_cnpj", carriers), ("linha_prefixo", lines)):
             pairs = inf[[key, "grupo"]]
@@ -397,7 +418,13 @@ class SiteData:
             for (owner, grupo), n in pairs.groupby([key, "grupo"]).size().items():
                 owners[owner]["infracoes_por_grupo"][grupo] = int(n)
                 owners[owner]["infracoes_total"] += int(n)
-            owner_of = inf[key].loc[order]
+        # the notices some owner may list, newest first (by number where the time is the same): sorting every
+        # notice by its time and number (texts and datetimes) raised the build's peak memory more than any step
+        candidates = inf.loc[_among_recent(inf, ("transportadora_cnpj", "linha_prefixo"), RECENT_INFRACTIONS),
+                             ["data_hora", "numero_auto", "transportadora_cnpj", "linha_prefixo"]]
+        order = candidates.sort_values(["data_hora", "numero_auto"], ascending=[False, True]).index
+        for key in ("transportadora_cnpj", "linha_prefixo"):
+            owner_of = candidates[key].loc[order]
             if key == "linha_prefixo":
                 owner_of = owner_of[owner_of.astype(bool)]
             # the most recent of each owner, in that order
@@ -413,8 +440,9 @@ class SiteData:
 
     def _arrange_findings(self, carriers, lines, outorgas, caducidades, promos) -> list[dict]:
         """Attach each finding to every page it concerns (record, line, carrier)."""
-        inf = self.tables["infracoes"]
-        inf_owner = dict(zip(inf["numero_auto"], zip(inf["transportadora_cnpj"], inf["linha_prefixo"])))
+        inf, achados = self.tables["infracoes"], self.tables["achados"]
+        named = inf[inf["numero_auto"].isin(set(achados["chave"][achados["tabela"] == "infracoes"]))]  # by a finding
+        inf_owner = dict(zip(named["numero_auto"], zip(named["transportadora_cnpj"], named["linha_prefixo"])))
         from ..derive.findings import RULES
 
         titles = {rule.slug: rule.titulo for rule in RULES}
