@@ -4,6 +4,8 @@ completeness to speak of (it reads "não coberto", never 0 %)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..contract.schema import Schema
 from ..read import SourceTable
 
@@ -20,7 +22,7 @@ def column_shares(texts: dict[str, SourceTable], schema: Schema, covered: set[st
         n = len(t.rows)
         shares = {}
         for f in table.fields:
-            filled = n if f.get("type") == "boolean" else n - t.column(f["name"]).count("")
+            filled = n if f.get("type") == "boolean" else n - t.empty_cells(f["name"])
             shares[f["name"]] = round(filled / n, 4) if n else None
         out[name] = {"linhas": n, "colunas": shares}
     return out
@@ -38,9 +40,21 @@ def source_periods(texts: dict[str, SourceTable], sources: dict[str, list[str]],
         if not t.rows:
             continue
         ids = sources[name]
+        one_source = len(set(ids)) == 1
         for column in table.fields_of_type("date", "datetime"):
+            if one_source and t.held is not None:  # each distinct text once, with how many rows hold it
+                codes, distinct = t.held.column(column)
+                rows = np.bincount(codes, minlength=len(distinct)).tolist()
+                filled = [(v[:10], k) for v, k in zip(distinct.tolist(), rows) if v and k]
+                if filled:
+                    days = [d for d, _ in filled]
+                    out.setdefault(ids[0], []).append({
+                        "tabela": name, "coluna": column, "inicio": min(days), "fim": max(days),
+                        "preenchidos": sum(k for _, k in filled),
+                    })
+                continue
             values = t.column(column)
-            if len(set(ids)) == 1:
+            if one_source:
                 groups = {ids[0]: values}
             else:
                 groups = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import numpy as np
 import pandas as pd
 
 from ..contract.schema import Table
@@ -24,6 +25,8 @@ def typed_frame(table: Table, source: SourceTable, known: dict[str, dict] | None
     instead of parsed again, the largest part of this stage at national scale. A text of an
     accepted row passed both Frictionless and the portal's grammar, so both read the same value;
     tests/test_differential.py compares the frames made either way."""
+    if source.held is not None:
+        return _typed_by_column(table, source, known)
     df = source.frame()
     for f in table.fields:
         kind = f.get("type", "string")
@@ -46,3 +49,29 @@ def typed_frame(table: Table, source: SourceTable, known: dict[str, dict] | None
 
 def _plain(value):
     return float(value) if isinstance(value, Decimal) else value
+
+
+def _typed_by_column(table: Table, source: SourceTable, known: dict[str, dict] | None) -> pd.DataFrame:
+    """:func:`typed_frame` of a table held by column (``read.columns.HeldRows``): each distinct text of a row
+    typed once, as :func:`typed_frame` types it, and spread to the rows by their numbers."""
+    held, data = source.held, {}
+    for f in table.fields:
+        codes, texts = held.column(f["name"])
+        kind = f.get("type", "string")
+        conv = _CONVERTERS.get(kind)
+        if conv is None:
+            data[f["name"]] = texts[codes]
+            continue
+        used = np.zeros(len(texts), dtype=bool)  # a table less some rows keeps the texts of those too
+        used[codes] = True
+        seen = (known or {}).get(f["name"])
+        if seen is not None and kind in ("date", "datetime", "integer"):
+            typed = (seen[v] for v in texts[used])
+        elif seen is not None:
+            typed = (_plain(seen[v]) for v in texts[used])
+        else:
+            typed = (conv(v) if v != "" else None for v in texts[used])
+        values = np.full(len(texts), None, dtype=object)
+        values[used] = list(map(bool, typed) if kind == "boolean" else typed)
+        data[f["name"]] = values[codes]
+    return pd.DataFrame(data, columns=source.columns, dtype=object)

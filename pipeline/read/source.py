@@ -70,17 +70,36 @@ class SourceTable:
             self.__dict__["_transposed"] = cache
         columns = cache[2]
         if name not in columns:
-            held = getattr(self.rows, "column", None)
-            if held is not None:
-                columns[name] = held(name)
+            if self.held is not None:
+                columns[name] = self.rows.column(name)
             else:
                 columns.update(zip(self.columns, zip(*self.rows) if self.rows else ((),) * len(self.columns)))
         return columns[name]
 
+    @property
+    def held(self):
+        """The table's ``read.columns.Columns`` when its rows are held by column (``HeldRows``), else None."""
+        from .columns import HeldRows
+
+        return self.rows.columns if isinstance(self.rows, HeldRows) else None
+
+    def empty_cells(self, name: str) -> int:
+        """How many rows have column ``name`` empty (its text "")."""
+        held = self.held
+        if held is None:
+            return self.column(name).count("")
+        codes, texts = held.column(name)
+        empty = np.flatnonzero(texts == "")
+        return int(np.isin(codes, empty).sum()) if len(empty) else 0
+
+    def let_columns_go(self) -> None:
+        """Free the columns :meth:`column` made (they are made again if asked)."""
+        self.__dict__.pop("_transposed", None)
+
     def let_go(self) -> None:
         """Free the rows, their lines and sources, and the columns :meth:`column` made of them."""
         self.rows, self.row_numbers, self.row_sources = [], [], None
-        self.__dict__.pop("_transposed", None)
+        self.let_columns_go()
 
     def positions(self, name: str, refused) -> list[int]:
         """Positions of the rows whose ``name`` cell is refused by ``refused(text) -> bool``, asked once
@@ -97,9 +116,8 @@ class SourceTable:
     def without(self, origins: set[tuple[str, int]]) -> SourceTable:
         """The table less the rows at ``origins`` (``(file, line)`` pairs), held as this one is."""
         keep = [i for i in range(len(self.rows)) if self.origin(i) not in origins]
-        take = getattr(self.rows, "take", None)
-        if take is not None:
-            return SourceTable(self.name, self.columns, take(keep), [self.row_numbers[i] for i in keep], self.source,
+        if self.held is not None:
+            return SourceTable(self.name, self.columns, self.rows.take(keep), [self.row_numbers[i] for i in keep], self.source,
                                [self.file_of(i) for i in keep] if self.row_sources is not None else None)
         return SourceTable(
             self.name, self.columns, [self.rows[i] for i in keep], [self.row_numbers[i] for i in keep], self.source,
@@ -344,8 +362,7 @@ def without_repeats(part: SourceTable) -> tuple[SourceTable, list[Problem]]:
     if not problems:
         return part, []
     keep = keep.tolist()
-    take = getattr(part.rows, "take", None)
-    out = SourceTable(part.name, part.columns, take(keep) if take is not None else [part.rows[p] for p in keep],
+    out = SourceTable(part.name, part.columns, part.rows.take(keep) if part.held is not None else [part.rows[p] for p in keep],
                       [part.row_numbers[p] for p in keep], part.source)
     out.data_rows = part.data_rows
     return out, problems

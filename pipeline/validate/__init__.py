@@ -258,6 +258,8 @@ def validate(source: SourcePackage, schema: Schema, *, lenient: bool = False) ->
         # Drop the rejected rows and validate again: a foreign key may now point at a dropped row.
         for name, origins in bad.items():
             tables[name] = tables[name].without(origins)
+    for t in [*source.tables.values(), *tables.values()]:  # the columns judged: the later stages read the rows'
+        t.let_columns_go()                                   # numbers (a table held by column) or make them again
     if report.valid or (lenient and not header_errors(report.problems)):
         report.accepted = tables
         report.account(source.counts)
