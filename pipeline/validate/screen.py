@@ -23,12 +23,14 @@ from __future__ import annotations
 import json
 from copy import deepcopy
 
+import numpy as np
 from frictionless import Package
 from frictionless import Schema as FrictionlessSchema
 from frictionless import errors as ferrors
 
 from ..contract.schema import foreign_keys_of
 from ..read import SourceTable
+from ..read.columns import Columns
 from .cells import CellError, parse_datetime
 
 Tables = dict[str, SourceTable]
@@ -120,19 +122,21 @@ def cell_readers(descriptor: dict) -> tuple[list, list]:
 
 class _Typed:
     """One table's columns as Frictionless reads them: per column, the typed value of each distinct
-    text; and the positions of the rows with a refused value."""
+    text (judged once, the rows' numbers among the texts spread by numpy: ``read.columns.Columns``); and
+    the positions of the rows with a refused value."""
 
     def __init__(self, table: SourceTable, descriptor: dict):
         ffields, readers = cell_readers(descriptor)
         self.names = [f.name for f in ffields]
-        self.columns = [table.column(n) for n in self.names]
+        held = Columns.of(table)  # a table held by column as it is; rows in a list numbered per column
+        self.codes, self.distinct = zip(*(held.column(n) for n in self.names)) if self.names else ((), ())
         self.values: dict[str, dict[str, object]] = {}
-        flagged: set[int] = set()
-        missing: list[set[str]] = []
-        for name, field, reader, column in zip(self.names, ffields, readers, self.columns):
-            values, refused, blank = {}, set(), set()
+        flagged = np.zeros(len(table.rows), dtype=bool)
+        blank_row = None  # the rows whose every cell is a missing value, so far
+        for name, field, reader, codes, texts in zip(self.names, ffields, readers, self.codes, self.distinct):
+            values, refused, blank = {}, [], []
             iso = _iso_datetime(field)
-            for text in set(column):
+            for number, text in enumerate(texts.tolist()):
                 if iso and text:
                     try:
                         values[text] = parse_datetime(text)
@@ -142,24 +146,24 @@ class _Typed:
                 typed, notes = reader(text)
                 values[text] = typed
                 if notes:
-                    refused.add(text)
+                    refused.append(number)
                 elif typed is None:
-                    blank.add(text)
+                    blank.append(number)
             self.values[name] = values
-            missing.append(blank)
             if refused:
-                flagged.update(i for i, text in enumerate(column) if text in refused)
-        # a blank row (every cell a missing value) is an error of its own
-        if self.names and missing[0]:
-            flagged.update(
-                i for i, text in enumerate(self.columns[0])
-                if text in missing[0] and all(c[i] in m for c, m in zip(self.columns, missing))
-            )
-        self.flagged = sorted(flagged)
+                flagged |= np.isin(codes, refused)
+            missing = np.isin(codes, blank) if blank else np.zeros(len(codes), dtype=bool)
+            blank_row = missing if blank_row is None else blank_row & missing
+        if blank_row is not None:  # a blank row (every cell a missing value) is an error of its own
+            flagged |= blank_row
+        self.flagged = np.flatnonzero(flagged).tolist()
 
     def typed(self, name: str) -> list:
-        values = self.values[name]
-        return [values[text] for text in self.columns[self.names.index(name)]]
+        i = self.names.index(name)
+        values, texts = self.values[name], self.distinct[i]
+        by_number = np.empty(len(texts), dtype=object)
+        by_number[:] = [values[text] for text in texts.tolist()]
+        return by_number[self.codes[i]].tolist()
 
 
 def _key_errors(name: str, table: SourceTable, descriptor: dict, typed: dict[str, _Typed]) -> list[Located]:
