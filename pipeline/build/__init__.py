@@ -29,6 +29,7 @@ from ..release import catalog, changes, versions
 from ..site import CHANGES_LISTED, discovery, feeds, urls
 from ..site.context import SiteData
 from ..site.writer import Rendered, writer_for
+from ..tools import memory
 from ..tools.folders import exclusive, staged
 from ..tools.progress import Progress
 from ..validate import Report, validate
@@ -67,6 +68,7 @@ def check(settings: Settings, schema: Schema | None = None, progress: Progress |
     try:
         with progress.stage("leitura"):
             source = read_source(list(settings.data), schema, progress, allow_mixed=settings.allow_mixed_sources)
+        memory.give_back()  # what the reader made and let go (pipeline/tools/memory.py)
         gc.freeze()  # see build(): the rows read live until the end
         with progress.stage("validação"):
             report = validate(source, schema, lenient=settings.lenient)
@@ -147,6 +149,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                              batches=report.batches)
             report.typed_values = {}  # derived: the typed values live on in the frames only
             report.let_rows_go()  # and the rows read: the frames hold what the later stages read
+            memory.give_back()
         gc.freeze()
         previous = None
         if settings.previous:  # read before the long stages: an unreadable previous release fails the build now
@@ -165,6 +168,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
         try:
             with progress.stage("páginas"):
                 site = SiteData.build(derived, schema, report, published.descriptor, published.lines)
+                memory.give_back()  # before the page workers fork
                 gc.freeze()
                 # the Whoosh index is written by another process while the pages render
                 searcher = Background.start(partial(whoosh.build_index, site, Path(settings.whoosh_dir))) \
