@@ -206,10 +206,9 @@ def read_csv_table(table: Table, path: Path, shown: str) -> tuple[SourceTable, l
 
     if splits_by_arrow(table, path):
         ((read, problems, data_rows),) = split_by_arrow(table, path, shown, None)
-    else:
-        ((rows, problems),) = read_csv_batches(table, path, shown)
-        read, data_rows = Columns.of(rows), rows.data_rows
-    return read.held(data_rows), problems
+        return read.held(data_rows), problems
+    ((read, problems),) = read_csv_batches(table, path, shown)
+    return read if read.held is not None else Columns.of(read).held(read.data_rows), problems
 
 
 def read_csv_batches(table: Table, path: Path, shown: str, size: int | None = None):
@@ -228,6 +227,9 @@ def read_csv_batches(table: Table, path: Path, shown: str, size: int | None = No
     # cells (dates, codes, places), and each cell the reader gives is a new object (pipeline/read/columns.py
     # does the same for the files Arrow splits)
     shared = [{}.setdefault for _ in wanted] if size is None else None
+    # and it is held by column as it is read, each cell appended to its column (no list per row)
+    columns = [[] for _ in wanted] if size is None else None
+    appends = [c.append for c in columns] if size is None else None
     try:
         with open(path, "rb") as raw:
             head = raw.read(2)
@@ -293,7 +295,10 @@ def read_csv_batches(table: Table, path: Path, shown: str, size: int | None = No
                     continue
                 if not same_order:
                     cells = [cells[p] if p is not None else "" for p in positions]
-                out.rows.append(cells if shared is None else [*map(call, shared, cells, cells)])
+                if columns is None:
+                    out.rows.append(cells)
+                else:  # any() runs the appends (each gives None) without a Python loop per cell
+                    any(map(call, appends, map(call, shared, cells, cells)))
                 out.row_numbers.append(start)
                 if size is not None and len(out.rows) >= size:
                     yield out, problems
@@ -305,7 +310,22 @@ def read_csv_batches(table: Table, path: Path, shown: str, size: int | None = No
                 yield SourceTable(table.name, wanted, source=shown), [_undecodable(path, table, shown)]
                 return
             problems.append(_undecodable(path, table, shown))
+    if columns is not None:
+        out = _held(out, columns)
     yield out, problems
+
+
+def _held(read: SourceTable, columns: list[list[str]]) -> SourceTable:
+    """The rows read whole, given as ``columns``, held by column (``read.columns.Columns.held``)."""
+    from .columns import Columns
+
+    codes, texts = [], []
+    for column in columns:
+        numbers, distinct = pd.factorize(np.array(column, dtype=object))
+        codes.append(numbers)
+        texts.append(np.asarray(distinct, dtype=object))
+    return Columns(read.name, read.columns, codes, texts, np.asarray(read.row_numbers, dtype=np.int64),
+                   read.source).held(read.data_rows)
 
 
 def _undecodable(path: Path, table: Table, shown: str) -> Problem:
