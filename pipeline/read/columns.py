@@ -33,13 +33,18 @@ class Columns:
         """The rows of ``table`` (of one file), by column: those it holds by column (:class:`HeldRows`) as they are."""
         if isinstance(table.rows, HeldRows):
             return table.rows.columns
+        return cls.numbered(table.name, table.columns, [table.column(n) for n in table.columns], table.row_numbers,
+                            table.source)
+
+    @classmethod
+    def numbered(cls, name: str, names: list[str], cells: list, row_numbers, source: str) -> Columns:
+        """Columns ``names`` of a table, given as each column's ``cells`` in the rows' order, numbered."""
         codes, texts = [], []
-        for name in table.columns:
-            numbers, distinct = pd.factorize(np.array(table.column(name), dtype=object))
+        for column in cells:
+            numbers, distinct = pd.factorize(np.array(column, dtype=object))
             codes.append(numbers)
             texts.append(np.asarray(distinct, dtype=object))
-        return cls(table.name, list(table.columns), codes, texts, np.asarray(table.row_numbers, dtype=np.int64),
-                   table.source)
+        return cls(name, list(names), codes, texts, np.asarray(row_numbers, dtype=np.int64), source)
 
     def __len__(self) -> int:
         return len(self.row_numbers)

@@ -113,14 +113,15 @@ class SourceTable:
         return pd.DataFrame({c: np.array(self.column(c), dtype=object) for c in self.columns},
                             columns=self.columns, dtype=object)
 
+    def rows_at(self, positions: list[int]):
+        """The rows at ``positions``, held as this table holds its rows (by column, or in a list)."""
+        return self.rows.take(positions) if self.held is not None else [self.rows[i] for i in positions]
+
     def without(self, origins: set[tuple[str, int]]) -> SourceTable:
         """The table less the rows at ``origins`` (``(file, line)`` pairs), held as this one is."""
         keep = [i for i in range(len(self.rows)) if self.origin(i) not in origins]
-        if self.held is not None:
-            return SourceTable(self.name, self.columns, self.rows.take(keep), [self.row_numbers[i] for i in keep], self.source,
-                               [self.file_of(i) for i in keep] if self.row_sources is not None else None)
         return SourceTable(
-            self.name, self.columns, [self.rows[i] for i in keep], [self.row_numbers[i] for i in keep], self.source,
+            self.name, self.columns, self.rows_at(keep), [self.row_numbers[i] for i in keep], self.source,
             [self.file_of(i) for i in keep] if self.row_sources is not None else None,
         )
 
@@ -319,13 +320,7 @@ def _held(read: SourceTable, columns: list[list[str]]) -> SourceTable:
     """The rows read whole, given as ``columns``, held by column (``read.columns.Columns.held``)."""
     from .columns import Columns
 
-    codes, texts = [], []
-    for column in columns:
-        numbers, distinct = pd.factorize(np.array(column, dtype=object))
-        codes.append(numbers)
-        texts.append(np.asarray(distinct, dtype=object))
-    return Columns(read.name, read.columns, codes, texts, np.asarray(read.row_numbers, dtype=np.int64),
-                   read.source).held(read.data_rows)
+    return Columns.numbered(read.name, read.columns, columns, read.row_numbers, read.source).held(read.data_rows)
 
 
 def _undecodable(path: Path, table: Table, shown: str) -> Problem:
@@ -382,8 +377,7 @@ def without_repeats(part: SourceTable) -> tuple[SourceTable, list[Problem]]:
     if not problems:
         return part, []
     keep = keep.tolist()
-    out = SourceTable(part.name, part.columns, part.rows.take(keep) if part.held is not None else [part.rows[p] for p in keep],
-                      [part.row_numbers[p] for p in keep], part.source)
+    out = SourceTable(part.name, part.columns, part.rows_at(keep), [part.row_numbers[p] for p in keep], part.source)
     out.data_rows = part.data_rows
     return out, problems
 
