@@ -20,7 +20,8 @@ from pipeline.adapters.antt_historico import History
 from pipeline.adapters.antt_linhas_secoes import LinesAndSections
 from pipeline.adapters.antt_paralisados import Paralysed
 from pipeline.adapters.antt_pontos import Stops
-from pipeline.adapters.columnar import read_frame
+from pipeline.adapters.columnar import damaged, read_frame
+from pipeline.adapters.common import _DAMAGED
 from pipeline.read.writer import write_columns, write_table
 
 ANTT = FIXTURES / "antt"
@@ -109,7 +110,7 @@ def test_arrow_and_the_csv_module_give_the_same_package_and_report(adapter, seed
     assert [r["linha"] for r in a.rejeitadas_detalhe] == sorted(r["linha"] for r in a.rejeitadas_detalhe)
 
 
-@pytest.mark.parametrize("damage", ["SÃ£o Paulo", "S\ufffdo Paulo"])
+@pytest.mark.parametrize("damage", ["SÃ£o Paulo", "S\ufffdo Paulo", "CONCEIÃ\u0087ÃƒO", "ÂºA"])
 def test_a_plain_file_with_damaged_text_is_refused_at_its_line_and_column(damage, tmp_path):
     header, rows = _rows("paralisados-sigma.csv")
     at = {c: i for i, c in enumerate(header)}
@@ -152,6 +153,12 @@ def test_a_conflict_names_both_lines_and_keeps_the_first_value(tmp_path):
 
 
 _CELLS = st.one_of(st.none(), st.booleans(), st.text(alphabet=st.sampled_from(list('ab ,"\n\r;=é')), max_size=6))
+
+
+@given(st.text(alphabet=st.sampled_from("aSÃÂ\u00c4\u0080\u00a7\u00bf\u00c0\ufffd;\n1")))
+def test_the_column_engine_finds_damaged_text_where_the_csv_reader_does(text):
+    data = text.encode("utf-8")
+    assert damaged(data, np.frombuffer(data, dtype=np.uint8)) == bool(_DAMAGED.search(text))
 
 
 @settings(max_examples=150, deadline=None)

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 
 def source_cell(value) -> str:
@@ -59,26 +61,38 @@ def csv_cell(text: str) -> str:
 
 def write_columns(path: Path, fields: list[str], columns: dict[str, np.ndarray], count: int) -> int:
     """Write ``count`` rows given by column (``columns``: a field's values, one per row; a field left out is
-    empty) exactly as :func:`write_table` writes the same rows; each distinct value is formed once."""
+    empty) exactly as :func:`write_table` writes the same rows; each distinct value is formed once, and the
+    rows are joined by Arrow, with no Python string per row."""
     unknown = columns.keys() - set(fields)
     if unknown:
         raise KeyError(f"{Path(path).name}: columns not in the schema: {sorted(unknown)}")
-    cells, returns = [], np.zeros(count, dtype=bool)
+    text = pa.large_string()
+    parts, returns = [], np.zeros(count, dtype=bool)
     for name in fields:
         if name not in columns:
-            cells.append([""] * count)
+            parts.append(pa.scalar("", text))
             continue
         codes, distinct = pd.factorize(columns[name], use_na_sentinel=False)
         texts = [source_cell(None if v is None or v != v else v) for v in distinct]
         returns |= np.fromiter(("\r" in t for t in texts), dtype=bool, count=len(texts))[codes]
-        cells.append(np.array([csv_cell(t) for t in texts], dtype=object)[codes].tolist())
-    lines = [",".join(row) + "\n" for row in zip(*cells)]
-    for p in np.flatnonzero(returns).tolist():  # a row holding a bare CR: every cell quoted, as write_table does
-        buf = io.StringIO()
-        csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL).writerow(
-            [source_cell(columns[n][p]) if n in columns else "" for n in fields])
-        lines[p] = buf.getvalue()
+        parts.append(pa.array([csv_cell(t) for t in texts], type=text).take(pa.array(codes)))
     with open(path, "w", encoding="utf-8", newline="") as fh:
         csv.writer(fh, lineterminator="\n").writerow(fields)
-        fh.writelines(lines)
+    if not count:
+        return count
+    if not any(isinstance(part, pa.Array) for part in parts):  # no column given: rows of empty cells
+        parts[0] = pa.array([""], type=text).take(pa.array(np.zeros(count, dtype=np.int64)))
+    lines = pc.binary_join_element_wise(*parts, pa.scalar(",", text))
+    lines = pc.binary_join_element_wise(lines, pa.scalar("", text), pa.scalar("\n", text))
+    if returns.any():  # a row holding a bare CR: every cell quoted, as write_table does
+        rows = lines.to_pylist()
+        for p in np.flatnonzero(returns).tolist():
+            buf = io.StringIO()
+            csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL).writerow(
+                [source_cell(columns[n][p]) if n in columns else "" for n in fields])
+            rows[p] = buf.getvalue()
+        lines = pa.array(rows, type=text)
+    offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)[lines.offset:lines.offset + len(lines) + 1]
+    with open(path, "ab") as fh:
+        fh.write(memoryview(lines.buffers()[2])[int(offsets[0]):int(offsets[-1])])
     return count
