@@ -86,7 +86,10 @@ def test_the_search_answers_a_journey_a_typo_and_a_notice_number_truthfully(brow
         expect(first).to_contain_text("Nenhuma linha das fontes liga Foz do Iguaçu (PR) a Curitiba (PR)")
         expect(first).to_contain_text("mesmo estado (Paraná)")
         expect(first).to_contain_text("governo do estado")
-        expect(first.locator("h2 a")).to_have_attribute("href", "/cidades/pr/foz-do-iguacu/")
+        # the journeys with one change are answered by the origin's page (tests/test_journeys.py)
+        expect(first).to_contain_text("Com uma baldeação, pelas linhas das fontes: 17 caminhos.")
+        expect(first.locator("h2 a")).to_have_attribute(
+            "href", "/cidades/pr/foz-do-iguacu/?de=Foz%20do%20Igua%C3%A7u%20(PR)&para=Curitiba%20(PR)")
         # a typing error is answered, and said
         page.goto("/busca/?q=curitba")
         expect(status).to_contain_text("Você quis dizer Curitiba (PR)?")

@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from ..places import fold_name, matching
+from ..places import fold_name, journeys, matching
 
 FILE = "nomes.json"
 # Whoosh syntax: a query that names a field, quotes, groups, ranges or operators is the text search's alone
@@ -33,6 +33,38 @@ def lists(site) -> dict:
 
 def _label(place: dict) -> str:
     return f"{place['nome']} ({place['uf']})"
+
+
+def _one_change(places: list[dict], de: dict, para: dict, notes: list[str]) -> list[tuple[str, str, str, str]]:
+    """The journeys with one change (pipeline/places/journeys.py) as the form offers them: each leg a hit, its
+    pair's answer at its address; what the answer cannot know said in ``notes``."""
+    found = journeys.one_change(places, places.index(de), places.index(para))
+    if not found:
+        return []
+    shown = found[:journeys.OFFERED]
+    notes.append(journeys.MESSAGES["baldeacao"].format(n=_count(len(found), "caminho", "caminhos"))
+                 + (" " + journeys.MESSAGES["baldeacao_ordem"] if len(found) > 1 else ""))
+    if len(found) > len(shown):
+        notes.append(journeys.MESSAGES["baldeacao_mais"].format(n=len(found) - len(shown), m=len(shown)))
+    notes.append(journeys.MESSAGES["baldeacao_aviso"])
+    hits = []
+    for journey in shown:
+        via = places[journey["via"]]
+        for k, (a, b) in enumerate(((de, via), (via, para))):
+            weekly = journey["partidas"][k]
+            hits.append(("baldeacao", f"{a['chave']} > {b['chave']}",
+                         f"Por {_label(via)}, trecho {k + 1} de 2: de {_label(a)} para {_label(b)}, "
+                         f"{_count(weekly, 'partida', 'partidas')} por semana",
+                         f"{a['url']}para/{b['chave'].replace('/', '-')}/"))
+            same = journeys.MESSAGES["trecho_mesmo_estado"].format(
+                de=_label(a), para=_label(b), estado=matching.states().get(a["uf"], a["uf"]))
+            if a["uf"] == b["uf"] and same not in notes:
+                notes.append(same)
+    return hits
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n:,}".replace(",", ".") + " " + (one if n == 1 else many)
 
 
 def first(folder: Path, text: str) -> tuple[list[tuple[str, str, str, str]], list[str]]:
@@ -64,6 +96,7 @@ def first(folder: Path, text: str) -> tuple[list[tuple[str, str, str, str]], lis
         else:
             notes.append(matching.no_line(de, para))
             notes += [p["nota"] for p in (de, para) if p.get("nota")]  # named only in the test company's lines
+            hits += _one_change(places, de, para, notes)
             hits.append(("cidade", de["chave"], f"{_label(de)}: " + ("linha de teste" if de.get("nota") else "destinos a partir daqui"),
                          de["url"]))
         if journey[0].level == matching.TYPO or journey[1].level == matching.TYPO:

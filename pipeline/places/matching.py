@@ -31,7 +31,7 @@ from functools import cache
 from pathlib import Path
 
 from . import Place as _Place
-from . import aliases, fold_name, municipalities, states
+from . import aliases, fold_name, journeys, municipalities, states
 
 POPULAR = Path(__file__).parent / "populares.csv"
 EXAMPLES = Path(__file__).parent / "exemplos-busca.json"
@@ -98,7 +98,8 @@ def rules() -> dict:
         "max_edicoes": MAX_EDITS,
         "apelidos": dict(sorted(popular().items())),
         "estados": states(),
-        "mensagens": MESSAGES,
+        "mensagens": {**MESSAGES, **journeys.MESSAGES},
+        "baldeacoes_mostradas": journeys.OFFERED,
         # a part of a municipality (DF region, district), as the answer names it: "UF/SPELLING" -> text
         "partes": {f"{a.uf}/{fold_name(a.grafia)}": a.parte for a in sorted(aliases().values(), key=lambda a: (a.uf, a.grafia))
                    if a.parte},

@@ -456,15 +456,21 @@ def index_json(cities: list[Record], lines: list[dict] = ()) -> list[dict]:
     """``/cidades/index.json``: every place with its folded spellings, for the form to match what a
     person types (``sao paulo``, ``SÃO PAULO``) without loading any city's answers, the positions
     in this list of the places it has an answer for (so no answer file is asked for in vain), and
+    ``partidas`` beside them, each destination's weekly departures (None where every line serving it is
+    paralysed: the one-change rule, pipeline/places/journeys.py, reads them), and
     ``linhas``, how many lines serve it (the test company's not counted): a measure of its service.
     A place named only in the test company's lines (:func:`test_only_places`) is listed too, with no
     destination, its first such line's address and ``nota``, what to tell the person who types it."""
     places = sorted([*cities, *test_only_places(lines, cities)], key=lambda c: (collation_key(c["nome"]), c["uf"]))
     position = {c["chave"]: k for k, c in enumerate(places)}
-    return [dict(_place_json(c), busca=sorted({c["busca"], *(fold_name(g) for g in c["grafias"])}),
-                 destinos=sorted(position[r["outra"]["chave"]] for r in c["destinos"]),
-                 linhas=c["linhas"], **({"nota": c["nota"]} if "nota" in c else {}))
-            for c in places]
+    out = []
+    for c in places:
+        legs = sorted((position[r["outra"]["chave"]], r["partidas_semana"] if r["linhas"] else None)
+                      for r in c["destinos"])
+        out.append(dict(_place_json(c), busca=sorted({c["busca"], *(fold_name(g) for g in c["grafias"])}),
+                        destinos=[p for p, _ in legs], partidas=[w for _, w in legs],
+                        linhas=c["linhas"], **({"nota": c["nota"]} if "nota" in c else {})))
+    return out
 
 
 def answer_file(frm: Record, to: Record) -> str:

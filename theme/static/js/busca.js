@@ -41,11 +41,17 @@
       var de = journey[0].items[0], para = journey[1].items[0];
       var linked = de.destinos.indexOf(list.indexOf(para)) >= 0;
       var typo = journey[0].level === 2 || journey[1].level === 2;
+      // where no line links them, the journeys with one change (nomes.js oneChange): the origin's page answers with them
+      var changes = linked ? [] : nomes.oneChange(list, list.indexOf(de), list.indexOf(para));
+      var asked = "?de=" + encodeURIComponent(placeLabel(de)) + "&para=" + encodeURIComponent(placeLabel(para));
       out.push({ kind: "Ligação", title: "De " + placeLabel(de) + " para " + placeLabel(para),
-                 url: linked ? de.url + "para/" + para.chave.replace("/", "-") + "/" : de.url,
+                 url: linked ? de.url + "para/" + para.chave.replace("/", "-") + "/" : de.url + (changes.length ? asked : ""),
                  text: linked ? "Linhas, partidas e o que as fontes dizem desta ligação" :
                    [nomes.noLine(de, para, rules)].concat([de.nota, para.nota].filter(Boolean)).join(" ") +
-                   (de.nota ? " A página é a da linha de teste." : " A página leva aos destinos a partir de " + de.nome + "."),
+                   (de.nota ? " A página é a da linha de teste." : changes.length ?
+                     " " + rules.mensagens.baldeacao.replace("{n}", changes.length + (changes.length === 1 ? " caminho" : " caminhos")) +
+                     " A página de " + de.nome + " os mostra, o primeiro por " + placeLabel(list[changes[0].via]) + "." :
+                     " A página leva aos destinos a partir de " + de.nome + "."),
                  typo: typo });
       return { items: out, answered: !typo };
     }

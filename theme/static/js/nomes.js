@@ -146,6 +146,31 @@
     return fill(rules.mensagens.sem_linha) + (de.uf === para.uf ? " " + fill(rules.mensagens.mesmo_estado) : "");
   }
 
+  // the journeys with one change of bus from places[de] to places[para], best first: as
+  // pipeline/places/journeys.py one_change(), tested on the same worked examples (tests/fixtures/baldeacoes.json)
+  function legs(place) {
+    var out = {};
+    (place.destinos || []).forEach(function (d, k) {
+      var w = (place.partidas || [])[k];
+      if (w !== null && w !== undefined) { out[d] = w; }
+    });
+    return out;
+  }
+  function oneChange(places, de, para) {
+    var start = places[de];
+    if (de === para || start.destinos.indexOf(para) >= 0) { return []; }
+    var found = [], first = legs(start);
+    Object.keys(first).forEach(function (key) {
+      var via = Number(key), second = legs(places[via])[para];
+      if (second !== undefined && via !== para) { found.push({ via: via, partidas: [first[key], second] }); }
+    });
+    found.sort(function (a, b) {
+      return (Math.min(b.partidas[0], b.partidas[1]) - Math.min(a.partidas[0], a.partidas[1])) ||
+        (b.partidas[0] + b.partidas[1] - a.partidas[0] - a.partidas[1]) || (a.via - b.via);
+    });
+    return found;
+  }
+
   var loaded = {};
   function load(base) {  // the places and the rule's constants, fetched once
     if (!loaded[base]) {
@@ -159,5 +184,6 @@
   }
 
   window.portal.nomes = { rank: rank, findPlace: findPlace, findJourney: findJourney, part: part, noLine: noLine, load: load,
+                          oneChange: oneChange,
                           compare: compare, distance: distance };
 }());

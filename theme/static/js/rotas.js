@@ -172,6 +172,67 @@
     }
   }
 
+  function count(n, one, many) { return number(n) + " " + (n === 1 ? one : many); }
+
+  // a leg of a journey with one change: its lines and carriers, then its departures (days, months), as the pair's answer
+  function leg(box, hit, rules) {
+    var de = hit.de, para = hit.para;
+    if (de.uf === para.uf) {  // pipeline/places/journeys.py MESSAGES
+      box.appendChild(el("p", rules.mensagens.trecho_mesmo_estado.replace("{de}", label(de)).replace("{para}", label(para))
+        .replace(/\{estado\}/g, rules.estados[de.uf] || de.uf), { "class": "nota", role: "note" }));
+    }
+    var ul = box.appendChild(el("ul", null, { "class": "trecho-linhas" }));
+    hit.linhas.forEach(function (l) {
+      var li = ul.appendChild(el("li"));
+      li.appendChild(link(l.prefixo, l.url));
+      li.appendChild(document.createTextNode(" " + linkText(l, de, para) + ": "));
+      l.transportadoras.forEach(function (c, k) {
+        if (k) { li.appendChild(document.createTextNode(", ")); }
+        li.appendChild(link(c.nome, c.url));
+      });
+      li.appendChild(document.createTextNode("; " + (l.partidas_semana === null || l.sem_horario ? weekly(l)
+        : count(l.partidas_semana, "partida", "partidas") + " por semana")));
+    });
+    if (hit.partidas.length) {
+      var grid = box.appendChild(departures(de, hit));
+      if (window.portal.partidas) { window.portal.partidas(grid); }
+    } else if ((hit.nao_cobertas || []).indexOf("quadros de horários") < 0) {
+      box.appendChild(el("p", "Nenhuma partida de " + de.nome + " para " + para.nome + " nos quadros de horários das fontes.",
+        { "class": "vazio" }));
+    }
+    box.appendChild(el("p")).appendChild(link("A resposta de " + label(de) + " para " + label(para), de.url + "para/" +
+      para.chave.replace("/", "-") + "/"));
+  }
+
+  // where no line links two places: the journeys with one change (nomes.js oneChange), each leg's answer fetched
+  function changes(out, list, rules, de, para) {
+    var found = window.portal.nomes.oneChange(list, list.indexOf(de), list.indexOf(para));
+    if (!found.length) { return; }
+    var m = rules.mensagens, shown = found.slice(0, rules.baldeacoes_mostradas);
+    var box = out.appendChild(el("section", null, { "class": "baldeacoes", "aria-labelledby": "baldeacoes-titulo" }));
+    box.appendChild(el("h2", "Com uma baldeação", { id: "baldeacoes-titulo" }));
+    box.appendChild(el("p", m.baldeacao.replace("{n}", count(found.length, "caminho", "caminhos")) +
+      (found.length > 1 ? " " + m.baldeacao_ordem : "")));
+    box.appendChild(el("p", m.baldeacao_aviso, { "class": "aviso", role: "note" }));
+    var ol = box.appendChild(el("ol", null, { "class": "baldeacoes" }));
+    shown.forEach(function (j) {
+      var via = list[j.via], li = ol.appendChild(el("li"));
+      li.appendChild(el("h3", "Por " + label(via) + ": " + count(j.partidas[0], "partida", "partidas") +
+        " por semana no trecho 1 e " + number(j.partidas[1]) + " no trecho 2"));
+      [[de, via], [via, para]].forEach(function (ends, k) {
+        var details = li.appendChild(el("details", null, { "class": "trecho" }));
+        details.appendChild(el("summary", "Trecho " + (k + 1) + ": de " + label(ends[0]) + " para " + label(ends[1]) + ", " +
+          count(j.partidas[k], "partida", "partidas") + " por semana"));
+        getJSON(ends[0].url + "para/" + ends[1].chave.replace("/", "-") + ".json")
+          .then(function (hit) { leg(details, hit, rules); })
+          .catch(function (err) { details.appendChild(el("p", "Não foi possível carregar este trecho (" + err.message + ").")); });
+      });
+    });
+    if (found.length > shown.length) {
+      box.appendChild(el("p", m.baldeacao_mais.replace("{n}", number(found.length - shown.length)).replace("{m}", shown.length)));
+    }
+  }
+
   function getJSON(url) {
     return fetch(url).then(function (resp) {
       if (!resp.ok) { throw new Error(url + ": " + resp.status); }
@@ -263,6 +324,7 @@
         if (de.destinos.indexOf(list.indexOf(para)) < 0) {
           say(out, notes.concat([nomes.noLine(de, para, rules)]).join(" "),
             [["Destinos a partir de " + label(de), de.url]]);
+          changes(out, list, rules, de, para);
           return;
         }
         return getJSON(de.url + "para/" + para.chave.replace("/", "-") + ".json").then(function (hit) {

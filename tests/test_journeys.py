@@ -1,0 +1,195 @@
+"""Issue 34: for a pair of places no line links, the journeys with one change of bus (pipeline/places/journeys.py),
+in the form's answer (theme/static/js/rotas.js, the rule's twin in nomes.js), the search page and the command line.
+
+The rule's worked examples (tests/fixtures/baldeacoes.json) test both of its sides, Python and the browser's. On
+the real 2021 export every journey offered is recounted from the CSV, for every pair of places no line links."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import subprocess
+import sys
+from collections import Counter, defaultdict
+
+import pytest
+from browser_support import _open
+from conftest import FIXTURES, REAL_EXPORT
+from playwright.sync_api import expect
+
+from pipeline import PROJECT_ROOT
+from pipeline.places import resolve
+from pipeline.places.journeys import OFFERED, one_change
+
+EXAMPLES = json.loads((FIXTURES / "baldeacoes.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", EXAMPLES["casos"], ids=lambda c: f"{c['de']}-{c['para']}")
+def test_the_rule_gives_its_worked_examples(case):
+    assert one_change(EXAMPLES["lugares"], case["de"], case["para"]) == case["esperado"], case["por_que"]
+
+
+@pytest.mark.browser
+def test_the_browser_gives_the_same_worked_examples(tab):
+    page = tab.page
+    page.goto("/")
+    page.wait_for_function("() => !!(window.portal && window.portal.nomes && window.portal.nomes.oneChange)")
+    got = page.evaluate("([l, c]) => c.map(x => window.portal.nomes.oneChange(l, x.de, x.para))",
+                        [EXAMPLES["lugares"], EXAMPLES["casos"]])
+    assert got == [c["esperado"] for c in EXAMPLES["casos"]]
+    assert tab.console_errors == []
+
+
+def test_a_pair_whose_every_line_is_paralysed_is_no_leg(sample_site):
+    """The sample's paralysed pairs: where the regulator publishes every line of a pair as paralysed, the pair's
+    answer offers no line, ``index.json`` gives it no departures (None), and no journey takes it."""
+    places = json.loads((sample_site / "cidades" / "index.json").read_text(encoding="utf-8"))
+    stopped = []
+    for a, place in enumerate(places):
+        for b, weekly in zip(place["destinos"], place["partidas"]):
+            answer = json.loads((sample_site / place["url"].strip("/") / "para" /
+                                 (places[b]["chave"].replace("/", "-") + ".json")).read_text(encoding="utf-8"))
+            assert (weekly is None) == (not answer["linhas"])
+            if weekly is None:
+                assert answer["paralisadas"]
+                stopped.append((a, b))
+            else:
+                assert weekly == answer["partidas_semana"]
+    assert stopped  # the sample has such pairs
+    for a, b in stopped:
+        for para in range(len(places)):
+            assert all(j["via"] != b for j in one_change(places, a, para))
+
+
+def _recount() -> tuple[dict, Counter]:
+    """From the export itself: each place's other places, both ways along each line's terminals (the test company's
+    lines left out), and each pair's weekly departures (the directions whose every time is 00:00 not counted)."""
+    with open(REAL_EXPORT, encoding="iso-8859-1", newline="") as fh:
+        reader = csv.reader(fh, delimiter=";")
+        header = next(reader)
+        rows = [dict(zip(header, r)) for r in dict.fromkeys(tuple(" ".join(c.split()) for c in raw) for raw in reader)]
+    ends = re.compile(r"^(.+?)\s*\(([A-Z]{2,3})\)\s*-\s*(.+?)\s*\(([A-Z]{2,3})\)")
+    days = ["segunda_feira", "terca_feira", "quarta_feira", "quinta_feira", "sexta_feira", "sabado", "domingo"]
+    real = [r for r in rows if "EMPRESA TESTE" not in r["razao_social"].upper()]
+    times = defaultdict(set)
+    for r in real:
+        times[(r["prefixo"], r["sentido"].lower())].add(r["horario"])
+    reach, weekly = defaultdict(set), Counter()
+    for r in real:
+        m = ends.match(r["descricao_linha"])
+        origin, destination = resolve(m[1], m[2]).chave, resolve(m[3], m[4]).chave
+        if origin == destination:
+            continue
+        reach[origin].add(destination)
+        reach[destination].add(origin)
+        if r["sentido"].lower() == "volta":
+            origin, destination = destination, origin
+        if times[(r["prefixo"], r["sentido"].lower())] != {"00:00"}:
+            weekly[(origin, destination)] += sum(r[d] in ("x", "X") for d in days)
+    return reach, weekly
+
+
+@pytest.mark.slow
+def test_real_export_every_journey_offered_is_recounted_from_the_csv(real_only_site):
+    """For every ordered pair of places no line links, the journeys offered are exactly the places where a line
+    from the origin arrives and a line to the destination leaves, recounted from the CSV, with each leg's weekly
+    departures, ranked by the rarer leg, then both legs, then the place's order; every pair a change links gets
+    one."""
+    places = json.loads((real_only_site / "cidades" / "index.json").read_text(encoding="utf-8"))
+    at = {p["chave"]: k for k, p in enumerate(places)}
+    reach, weekly = _recount()
+    assert {p["chave"] for p in places if p["destinos"]} == set(reach)
+    answered = 0
+    for a in reach:
+        for b in at:
+            if a == b:
+                continue
+            got = one_change(places, at[a], at[b])
+            if b in reach[a]:
+                assert got == []
+                continue
+            expected = sorted(([c, weekly[(a, c)], weekly[(c, b)]] for c in reach[a] if b in reach[c]),
+                              key=lambda j: (-min(j[1:]), -(j[1] + j[2]), at[j[0]]))
+            assert [[places[j["via"]]["chave"], *j["partidas"]] for j in got] == expected, (a, b)
+            answered += bool(got)
+    assert answered == 121_160  # the README's count: pairs no line links that one change does
+
+
+@pytest.mark.slow
+def test_the_command_line_offers_the_journeys_of_manaus_to_sao_paulo(real_only_site):
+    reach, weekly = _recount()
+    assert "sp/sao-paulo" not in reach["am/manaus"]
+    via = sorted(c for c in reach["am/manaus"] if "sp/sao-paulo" in reach[c])
+    assert via == ["ro/porto-velho"]
+    answer = subprocess.run([sys.executable, "-m", "pipeline", "search", "Manaus para São Paulo", "--index",
+                             str(real_only_site.parent / "busca")], capture_output=True, text=True, cwd=PROJECT_ROOT)
+    assert answer.returncode == 0
+    assert answer.stderr.splitlines()[:2] == [
+        "Nenhuma linha das fontes liga Manaus (AM) a São Paulo (SP).",
+        "Com uma baldeação, pelas linhas das fontes: 1 caminho."]
+    assert "não sabe se um ônibus que chega na cidade da baldeação alcança o seguinte" in answer.stderr
+    first, second = answer.stdout.splitlines()[:2]
+    assert first.split()[:2] == ["baldeacao", "am/manaus"] and first.endswith("/cidades/am/manaus/para/ro-porto-velho/")
+    assert f"de Manaus (AM) para Porto Velho (RO), {weekly[('am/manaus', 'ro/porto-velho')]} partidas por semana" in first
+    assert f"{weekly[('ro/porto-velho', 'sp/sao-paulo')]} partidas por semana" in second
+    assert second.endswith("/cidades/ro/porto-velho/para/sp-sao-paulo/")
+    many = subprocess.run([sys.executable, "-m", "pipeline", "search", "Foz do Iguaçu - Curitiba", "--index",
+                           str(real_only_site.parent / "busca")], capture_output=True, text=True, cwd=PROJECT_ROOT)
+    legs = [line for line in many.stdout.splitlines() if line.startswith("baldeacao")]
+    assert len(legs) == 2 * OFFERED
+    assert f"Há mais {sum(1 for c in reach['pr/foz-do-iguacu'] if 'pr/curitiba' in reach[c]) - OFFERED} cidades" in many.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_form_answers_manaus_to_sao_paulo_with_its_change_in_porto_velho(browser, real_url, real_only_site, width):
+    tab = _open(browser, real_url, viewport={"width": width, "height": 800})
+    page = tab.page
+    answer = page.locator("#resposta")
+    try:
+        page.goto("/")
+        page.locator("#de").fill("manaus")
+        page.locator("#para").fill("sao paulo")
+        page.locator("#de").press("Enter")
+        expect(answer.get_by_role("status")).to_have_text("Nenhuma linha das fontes liga Manaus (AM) a São Paulo (SP).")
+        journeys = answer.locator("section.baldeacoes")
+        expect(journeys.get_by_role("heading", level=2)).to_have_text("Com uma baldeação")
+        expect(journeys).to_contain_text("não sabe se um ônibus que chega na cidade da baldeação alcança o seguinte")
+        expect(journeys.locator("ol.baldeacoes > li")).to_have_count(1)
+        expect(journeys.get_by_role("heading", level=3)).to_contain_text("Por Porto Velho (RO)")
+        for k, (a, b) in enumerate((("am/manaus", "ro/porto-velho"), ("ro/porto-velho", "sp/sao-paulo"))):
+            leg = journeys.locator("details.trecho").nth(k)
+            leg.locator("summary").click()
+            pair = json.loads((real_only_site / "cidades" / a / "para" / (b.replace("/", "-") + ".json"))
+                              .read_text(encoding="utf-8"))
+            rows = leg.locator("table.partidas tbody tr")
+            expect(rows).to_have_count(len(pair["partidas"]))
+            expect(rows.first).to_contain_text(pair["partidas"][0]["horario"])
+            for line in pair["linhas"]:
+                expect(leg.locator("ul.trecho-linhas")).to_contain_text(line["prefixo"])
+                for carrier in line["transportadoras"]:
+                    expect(leg.locator("ul.trecho-linhas")).to_contain_text(carrier["nome"])
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0
+        assert tab.console_errors == []
+    finally:
+        page.context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_the_search_page_sends_a_journey_no_line_serves_to_the_answer_with_its_changes(browser, real_url):
+    tab = _open(browser, real_url)
+    page = tab.page
+    try:
+        page.goto("/busca/?q=" + "Manaus%20para%20S%C3%A3o%20Paulo")
+        first = page.locator("#resultados li").first
+        expect(first).to_contain_text("Com uma baldeação, pelas linhas das fontes: 1 caminho.")
+        expect(first).to_contain_text("o primeiro por Porto Velho (RO)")
+        first.get_by_role("link").first.click()
+        expect(page.locator("section.baldeacoes h3")).to_contain_text("Por Porto Velho (RO)")
+        assert tab.console_errors == []
+    finally:
+        page.context.close()
