@@ -43,20 +43,25 @@ def test_the_browser_gives_the_same_worked_examples(tab):
 
 def test_a_pair_whose_every_line_is_paralysed_is_no_leg(sample_site):
     """The sample's paralysed pairs: where the regulator publishes every line of a pair as paralysed, the pair's
-    answer offers no line, ``index.json`` gives it no departures (None), and no journey takes it."""
+    answer offers no line, ``index.json`` gives it no departures (None), and no journey takes it. A pair whose
+    lines give no departure from that place is listed in ``sem_horarios``."""
     places = json.loads((sample_site / "cidades" / "index.json").read_text(encoding="utf-8"))
-    stopped = []
+    stopped, unknowns = [], 0
     for a, place in enumerate(places):
         for b, weekly in zip(place["destinos"], place["partidas"]):
             answer = json.loads((sample_site / place["url"].strip("/") / "para" /
                                  (places[b]["chave"].replace("/", "-") + ".json")).read_text(encoding="utf-8"))
             assert (weekly is None) == (not answer["linhas"])
+            # a leg whose departures no source gives (a section's or a stop's place): said so, never "0 partidas"
+            unknown = bool(answer["linhas"]) and all(line["partidas_semana"] is None for line in answer["linhas"])
+            assert (b in place["sem_horarios"]) == unknown
+            unknowns += unknown
             if weekly is None:
                 assert answer["paralisadas"]
                 stopped.append((a, b))
             else:
                 assert weekly == answer["partidas_semana"]
-    assert stopped  # the sample has such pairs
+    assert stopped and unknowns  # the sample has such pairs
     for a, b in stopped:
         for para in range(len(places)):
             assert all(j["via"] != b for j in one_change(places, a, para))
@@ -193,3 +198,36 @@ def test_the_search_page_sends_a_journey_no_line_serves_to_the_answer_with_its_c
         assert tab.console_errors == []
     finally:
         page.context.close()
+
+
+def test_a_legs_length_is_the_shortest_its_lines_or_sections_give(sample_site):
+    """The sample's lengths, recounted from its CSVs: a pair's ``km`` in ``index.json`` is, among the lines its
+    answer offers, the shortest length the sources give of a line's way between the two places: the line's own
+    when they are its terminals, else its section's between them; None where no such length is given."""
+    data = sample_site / "dados"
+    read = lambda name: list(csv.DictReader(open(data / f"{name}.csv", encoding="utf-8")))  # noqa: E731
+    place = lambda name, uf: resolve(name, uf).chave  # noqa: E731
+    own, by_section = {}, defaultdict(list)
+    for line in read("linhas"):
+        own[line["prefixo"]] = ({place(line["origem_municipio"], line["origem_uf"]),
+                                 place(line["destino_municipio"], line["destino_uf"])}, line["extensao_km"])
+    for s in read("secoes"):
+        by_section[s["linha_prefixo"]].append(({place(s["origem_municipio"], s["origem_uf"]),
+                                                place(s["destino_municipio"], s["destino_uf"])}, s["extensao_km"]))
+    places = json.loads((sample_site / "cidades" / "index.json").read_text(encoding="utf-8"))
+    known = 0
+    for p in places:
+        for b, km in zip(p["destinos"], p["km"]):
+            ends = {p["chave"], places[b]["chave"]}
+            answer = json.loads((sample_site / p["url"].strip("/") / "para" /
+                                 (places[b]["chave"].replace("/", "-") + ".json")).read_text(encoding="utf-8"))
+            lengths = []
+            for line in answer["linhas"]:
+                terminals, length = own[line["prefixo"]]
+                if terminals != ends:
+                    length = next((k for e, k in by_section[line["prefixo"]] if e == ends), "")
+                if length:
+                    lengths.append(float(length))
+            assert km == (min(lengths) if lengths else None), (p["chave"], places[b]["chave"])
+            known += km is not None
+    assert known  # the sample gives lengths

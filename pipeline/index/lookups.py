@@ -11,6 +11,7 @@ import json
 import re
 from pathlib import Path
 
+from ..contract import spelling
 from ..places import fold_name, journeys, matching
 
 FILE = "nomes.json"
@@ -51,10 +52,12 @@ def _one_change(places: list[dict], de: dict, para: dict, notes: list[str]) -> l
     for journey in shown:
         via = places[journey["via"]]
         for k, (a, b) in enumerate(((de, via), (via, para))):
-            weekly = journey["partidas"][k]
+            weekly, km = journey["partidas"][k], journey["km"][k]
             hits.append(("baldeacao", f"{a['chave']} > {b['chave']}",
                          f"Por {_label(via)}, trecho {k + 1} de 2: de {_label(a)} para {_label(b)}, "
-                         f"{_count(weekly, 'partida', 'partidas')} por semana",
+                         + (journeys.MESSAGES["trecho_sem_horarios"] if journey["sem_horarios"][k]
+                            else f"{_count(weekly, 'partida', 'partidas')} por semana")
+                         + (f", {spelling.number(km, 1)} km pela extensão das fontes" if km is not None else ""),
                          f"{a['url']}para/{b['chave'].replace('/', '-')}/"))
             same = journeys.MESSAGES["trecho_mesmo_estado"].format(
                 de=_label(a), para=_label(b), estado=matching.states().get(a["uf"], a["uf"]))
@@ -64,7 +67,7 @@ def _one_change(places: list[dict], de: dict, para: dict, notes: list[str]) -> l
 
 
 def _count(n: int, one: str, many: str) -> str:
-    return f"{n:,}".replace(",", ".") + " " + (one if n == 1 else many)
+    return spelling.number(n) + " " + (one if n == 1 else many)
 
 
 def first(folder: Path, text: str) -> tuple[list[tuple[str, str, str, str]], list[str]]:

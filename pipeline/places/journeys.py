@@ -1,15 +1,17 @@
 """Journeys with one change of bus, for a pair of places no line links: a place C where a line from A arrives
 and a line to B leaves. The rule is read from ``/cidades/index.json`` (pipeline/site/cities.py ``index_json``):
 each place's ``destinos`` (positions in that list, in pt-BR order) and ``partidas``, beside them, the weekly
-departures of that leg (None where every line serving it is paralysed: such a leg is never offered). The
+departures of that leg (None where every line serving it is paralysed: such a leg is never offered; 0 for a
+leg whose departures no source gives, listed in ``sem_horarios``). The
 browser applies the same rule to the same file (theme/static/js/nomes.js ``oneChange``), and one set of
 worked examples tests both (tests/fixtures/baldeacoes.json).
 
 Ranked by how often both legs run: the leg that runs less often first (a change is as frequent as its rarer
-leg), then both legs' departures together, then the place of the change in the list's order (pt-BR order of
-its name). The sources publish no travel time, so whether a bus that arrives in C meets the next one is not
-known, and the answer says so (``MESSAGES``). Leg lengths are not used: only the sections of the current
-layouts give a length, and only for some lines, so a detour cannot be measured for most journeys."""
+leg), then both legs' departures together, then the detour where the sources give both legs' lengths (``km``
+beside ``destinos``: a line's own between its terminals, or a section's; the shorter journey first, and one
+whose length is known before one whose length is not), then the place of the change in the list's order (pt-BR
+order of its name). The sources publish no travel time, so whether a bus that arrives in C meets the next one
+is not known, and the answer says so (``MESSAGES``)."""
 
 from __future__ import annotations
 
@@ -18,10 +20,12 @@ OFFERED = 5  # the journeys an answer shows, best first
 # What an answer with changes says (also sent to the browser in /busca/regras.json: matching.rules()).
 MESSAGES = {
     "baldeacao": "Com uma baldeação, pelas linhas das fontes: {n}.",
-    "baldeacao_ordem": "Da que mais parte por semana para a que menos; conta o trecho que parte menos.",
+    "baldeacao_ordem": ("Da que mais parte por semana para a que menos; conta o trecho que parte menos (um trecho "
+                        "sem horários nas fontes, como nenhuma partida), depois a extensão, onde as fontes a dão."),
     "baldeacao_aviso": "As fontes não publicam a duração das viagens: este site não sabe se um ônibus que chega na "
                        "cidade da baldeação alcança o seguinte. Confira os horários com as transportadoras antes de "
                        "comprar.",
+    "trecho_sem_horarios": "sem horários de partida nas fontes",
     "baldeacao_mais": "Há mais {n} cidades onde trocar de ônibus; as {m} com mais partidas estão acima.",
     "trecho_mesmo_estado": "{de} e {para} ficam no mesmo estado ({estado}): as linhas acima, da União, passam pelas "
                            "duas, mas uma viagem só entre elas é serviço intermunicipal do estado; no regime do "
@@ -30,16 +34,27 @@ MESSAGES = {
 }
 
 
-def legs(place: dict) -> dict[int, int]:
-    """The legs a journey may take from ``place`` (an ``index.json`` entry): destination position -> weekly
-    departures, those whose every line is paralysed left out."""
-    return {d: w for d, w in zip(place["destinos"], place.get("partidas") or ()) if w is not None}
+def legs(place: dict) -> dict[int, tuple[int, float | None, bool]]:
+    """The legs a journey may take from ``place`` (an ``index.json`` entry): destination position -> (weekly
+    departures, length in km or None, whether no source gives its departures: then they count as 0), those
+    whose every line is paralysed left out."""
+    km = place.get("km") or [None] * len(place["destinos"])
+    unknown = set(place.get("sem_horarios") or ())
+    return {d: (w, k, d in unknown) for d, w, k in zip(place["destinos"], place.get("partidas") or (), km)
+            if w is not None}
+
+
+def _length(journey: dict) -> float:
+    """Both legs' length, where the sources give both; else beyond any (ranked after every known length)."""
+    first, second = journey["km"]
+    return first + second if first is not None and second is not None else float("inf")
 
 
 def one_change(places: list[dict], de: int, para: int) -> list[dict]:
     """Every journey from ``places[de]`` to ``places[para]`` with one change, best first (see the module's
-    rule): ``{"via": position, "partidas": [first leg's, second leg's weekly departures]}``. Empty where a
-    line links the two (the direct answer is the answer) or no place links them with one change."""
+    rule): ``{"via": position, "partidas": [first leg's, second leg's weekly departures], "km": [their lengths,
+    None where not given], "sem_horarios": [whether no source gives each leg's departures]}``. Empty where a line links the two (the direct answer is the answer) or no place
+    links them with one change."""
     start = places[de]
     if de == para or para in start["destinos"]:
         return []
@@ -47,6 +62,7 @@ def one_change(places: list[dict], de: int, para: int) -> list[dict]:
     for via, first in legs(start).items():
         second = legs(places[via]).get(para)
         if second is not None and via != para:
-            found.append({"via": via, "partidas": [first, second]})
-    found.sort(key=lambda j: (-min(j["partidas"]), -sum(j["partidas"]), j["via"]))
+            found.append({"via": via, "partidas": [first[0], second[0]], "km": [first[1], second[1]],
+                          "sem_horarios": [first[2], second[2]]})
+    found.sort(key=lambda j: (-min(j["partidas"]), -sum(j["partidas"]), _length(j), j["via"]))
     return found

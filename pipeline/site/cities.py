@@ -296,6 +296,24 @@ def contradiction(answer: Record, timetabled: bool = True) -> str | None:
             "regulador, lidas juntas, se contradizem.")
 
 
+def _length(line: dict, how: str, here_src: tuple, there_src: tuple) -> float | None:
+    """The length the sources give of ``line``'s way between two spellings of places: the line's own between its
+    terminals, a section's between its ends (either way); None for two stops, or a length not given."""
+    if how == "terminais":
+        value = line.get("extensao_km")
+    elif how == "secao":
+        ends = {here_src, there_src}
+        value = next((s.get("extensao_km") for s in line["secoes"] if {(s["origem_municipio"], s["origem_uf"]),
+                      (s["destino_municipio"], s["destino_uf"])} == ends), None)
+    else:
+        return None
+    try:
+        km = float(value)
+    except (TypeError, ValueError):
+        return None
+    return km if km == km and km > 0 else None
+
+
 def _how(here_src: tuple, there_src: tuple, terminals: tuple, served: set) -> str:
     """How a line links two spellings of places (:data:`HOW`): its terminals, a section, or its stops."""
     if (here_src, there_src) in (terminals, terminals[::-1]):
@@ -352,7 +370,7 @@ def _answer(here: Place, answer: Record, weekdays: list[str], timetables: _Timet
         trips = sum(sum(r["dias"]) for r in rows)
         fares = [f for f in line["tarifas"] if f["vigente"] and (
             (fold_name(f["origem"]), fold_name(f["destino"])) in names or (fold_name(f["destino"]), fold_name(f["origem"])) in names)]
-        items.append(Record(linha=line, sentido=sentido, como=how,
+        items.append(Record(linha=line, sentido=sentido, como=how, extensao_km=_length(line, how, here_src, there_src),
                             por_paradas=how == "paradas", por_secao=how == "secao" and sentido is None,
                             # placeholder times are no departure a passenger can take: not counted
                             partidas_semana=(0 if placeholder else trips) if sentido else None,
@@ -366,6 +384,8 @@ def _answer(here: Place, answer: Record, weekdays: list[str], timetables: _Timet
                   epoca=season(departures),
                   paralisadas=paralisadas, volta=answer["volta"],
                   partidas_semana=sum(i["partidas_semana"] or 0 for i in items),
+                  # the shortest length the sources give of a line's way between the two (journeys.py: detours)
+                  extensao_km=min((i["extensao_km"] for i in items if i["extensao_km"] is not None), default=None),
                   partidas_sem_horario=sum(i["partidas_sem_horario"] for i in items),
                   transportadoras=sorted({c["cnpj"]: c for i in items for c in i["transportadoras"]}.values(),
                                          key=lambda c: collation_key(c["razao_social"])))
@@ -457,7 +477,10 @@ def index_json(cities: list[Record], lines: list[dict] = ()) -> list[dict]:
     person types (``sao paulo``, ``SÃO PAULO``) without loading any city's answers, the positions
     in this list of the places it has an answer for (so no answer file is asked for in vain), and
     ``partidas`` beside them, each destination's weekly departures (None where every line serving it is
-    paralysed: the one-change rule, pipeline/places/journeys.py, reads them), and
+    paralysed: the one-change rule, pipeline/places/journeys.py, reads them), ``km`` the shortest length the
+    sources give of a line's way there (None where none is given), ``sem_horarios`` the destinations whose
+    departures from here no source gives (a section's or a stop's place, which no timetable names, or no
+    timetable covered: their ``partidas`` are 0, which the answers do not state as a count), and
     ``linhas``, how many lines serve it (the test company's not counted): a measure of its service.
     A place named only in the test company's lines (:func:`test_only_places`) is listed too, with no
     destination, its first such line's address and ``nota``, what to tell the person who types it."""
@@ -465,12 +488,22 @@ def index_json(cities: list[Record], lines: list[dict] = ()) -> list[dict]:
     position = {c["chave"]: k for k, c in enumerate(places)}
     out = []
     for c in places:
-        legs = sorted((position[r["outra"]["chave"]], r["partidas_semana"] if r["linhas"] else None)
-                      for r in c["destinos"])
+        legs = sorted((position[r["outra"]["chave"]], r["partidas_semana"] if r["linhas"] else None,
+                       r["extensao_km"]) for r in c["destinos"])
+        timetabled = "horarios" not in _uncovered(c)
+        unknown = sorted(position[r["outra"]["chave"]] for r in c["destinos"] if r["linhas"] and not (
+            timetabled and any(i["partidas_semana"] is not None for i in r["linhas"])))
         out.append(dict(_place_json(c), busca=sorted({c["busca"], *(fold_name(g) for g in c["grafias"])}),
-                        destinos=[p for p, _ in legs], partidas=[w for _, w in legs],
+                        destinos=[p for p, _, _ in legs], partidas=[w for _, w, _ in legs],
+                        km=[k for _, _, k in legs], sem_horarios=unknown,
                         linhas=c["linhas"], **({"nota": c["nota"]} if "nota" in c else {})))
     return out
+
+
+def _uncovered(place: Record) -> set[str]:
+    """The answer tables (:data:`ANSWER_TABLES`) no source covers, as the place's answers say (``fontes``)."""
+    said = set((place.get("fontes") or {}).get("nao_cobertas") or ())
+    return {t for t in ANSWER_TABLES if PHRASES[t][1] in said}
 
 
 def answer_file(frm: Record, to: Record) -> str:

@@ -151,10 +151,13 @@
   function legs(place) {
     var out = {};
     (place.destinos || []).forEach(function (d, k) {
-      var w = (place.partidas || [])[k];
-      if (w !== null && w !== undefined) { out[d] = w; }
+      var w = (place.partidas || [])[k], km = (place.km || [])[k];
+      if (w !== null && w !== undefined) { out[d] = [w, km === undefined ? null : km, (place.sem_horarios || []).indexOf(d) >= 0]; }
     });
     return out;
+  }
+  function length(j) {  // both legs' length where the sources give both, else after every known length
+    return j.km[0] !== null && j.km[1] !== null ? j.km[0] + j.km[1] : Infinity;
   }
   function oneChange(places, de, para) {
     var start = places[de];
@@ -162,11 +165,16 @@
     var found = [], first = legs(start);
     Object.keys(first).forEach(function (key) {
       var via = Number(key), second = legs(places[via])[para];
-      if (second !== undefined && via !== para) { found.push({ via: via, partidas: [first[key], second] }); }
+      if (second !== undefined && via !== para) {
+        found.push({ via: via, partidas: [first[key][0], second[0]], km: [first[key][1], second[1]],
+                     sem_horarios: [first[key][2], second[2]] });
+      }
     });
     found.sort(function (a, b) {
+      var la = length(a), lb = length(b);
       return (Math.min(b.partidas[0], b.partidas[1]) - Math.min(a.partidas[0], a.partidas[1])) ||
-        (b.partidas[0] + b.partidas[1] - a.partidas[0] - a.partidas[1]) || (a.via - b.via);
+        (b.partidas[0] + b.partidas[1] - a.partidas[0] - a.partidas[1]) ||
+        (la === lb ? 0 : la < lb ? -1 : 1) || (a.via - b.via);
     });
     return found;
   }

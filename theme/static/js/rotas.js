@@ -217,12 +217,16 @@
     var ol = box.appendChild(el("ol", null, { "class": "baldeacoes" }));
     shown.forEach(function (j) {
       var via = list[j.via], li = ol.appendChild(el("li"));
-      li.appendChild(el("h3", "Por " + label(via) + ": " + count(j.partidas[0], "partida", "partidas") +
-        " por semana no trecho 1 e " + number(j.partidas[1]) + " no trecho 2"));
+      var km = j.km[0] !== null && j.km[1] !== null ? "; " + number(j.km[0] + j.km[1], 1) +
+        " km pelas extensões das fontes" : "";
+      function often(k) {  // a leg's weekly departures, or that no source gives them (journeys.py MESSAGES)
+        return j.sem_horarios[k] ? m.trecho_sem_horarios : count(j.partidas[k], "partida", "partidas") + " por semana";
+      }
+      li.appendChild(el("h3", "Por " + label(via) + ": trecho 1, " + often(0) + "; trecho 2, " + often(1) + km));
       [[de, via], [via, para]].forEach(function (ends, k) {
         var details = li.appendChild(el("details", null, { "class": "trecho" }));
         details.appendChild(el("summary", "Trecho " + (k + 1) + ": de " + label(ends[0]) + " para " + label(ends[1]) + ", " +
-          count(j.partidas[k], "partida", "partidas") + " por semana"));
+          often(k)));
         getJSON(ends[0].url + "para/" + ends[1].chave.replace("/", "-") + ".json")
           .then(function (hit) { leg(details, hit, rules); })
           .catch(function (err) { details.appendChild(el("p", "Não foi possível carregar este trecho (" + err.message + ").")); });
