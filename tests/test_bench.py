@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 
 import pytest
 from conftest import PROJECT_ROOT
@@ -25,3 +26,15 @@ def test_make_bench_runs_and_prints_its_table(tmp_path):
     assert {r["adaptador"] for r in layouts} >= {"antt-monitriip-bilhetes", "antt-pontos-esquema-operacional"}
     assert all(r["linhas"] > 0 and r["ingest_s"] > 0 and r["duckdb_s"] > 0 for r in layouts)
     assert "antt-servicos-paralisados" in proc.stdout and "contra o read_csv do DuckDB" in proc.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_the_journeys_bench_runs_on_the_real_export(real_only_site, browser):
+    """bench/journeys.py answers its three pairs on the real export's site (``browser``: Chromium is there)."""
+    proc = subprocess.run([sys.executable, "bench/journeys.py", str(real_only_site), "--repeat", "1"],
+                          cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = [line.split() for line in proc.stdout.splitlines()[1:4]]
+    assert [r[:2] for r in rows] == [["São", "Paulo"], ["Manaus", "São"], ["Foz", "do"]]
+    assert "meta: uma baldeação em menos de 1 s" in proc.stdout

@@ -27,7 +27,7 @@ MESSAGES = {
                        "comprar.",
     "trecho_sem_horarios": "sem horários de partida nas fontes",
     "baldeacao_mais": "Há mais {n} cidades onde trocar de ônibus; as {m} com mais partidas estão acima.",
-    "trecho_mesmo_estado": "{de} e {para} ficam no mesmo estado ({estado}): as linhas acima, da União, passam pelas "
+    "trecho_mesmo_estado": "{de} e {para} ficam no mesmo estado ({estado}): as linhas deste trecho, da União, passam pelas "
                            "duas, mas uma viagem só entre elas é serviço intermunicipal do estado; no regime do "
                            "Decreto nº 952/1993, uma seção nova só ligava localidades de estados diferentes, salvo no "
                            "serviço semiurbano (art. 49 § 1º I): confirme com a transportadora se ela vende esse trecho.",
