@@ -215,6 +215,7 @@ def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None 
         # the stops of its operational scheme, in order: A before B serves A -> B only
         by_stops = set(_stop_pairs(line.get("paradas") or ()))
         served = set(pairs)  # as terminals or a section's ends: both ways (looked up for each pair below)
+        given = _lengths(line)
         for a_src, b_src in dict.fromkeys(pairs + sorted(by_stops - served)):
             a, b = city(*a_src), city(*b_src)
             if a is b:
@@ -232,7 +233,8 @@ def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None 
                     answer["paralisadas"].setdefault(line["prefixo"], (line, since))
                     continue
                 answer["linhas"].setdefault(line["prefixo"], line)
-                how = (_how(here_src, there_src, pairs[0], served), here_src, there_src)
+                way = _how(here_src, there_src, pairs[0], served)
+                how = (way, here_src, there_src, given.get((way, here_src, there_src)))
                 best = answer["como"].get(line["prefixo"])
                 if best is None or HOW.index(how[0]) < HOW.index(best[0]):
                     answer["como"][line["prefixo"]] = how
@@ -296,17 +298,22 @@ def contradiction(answer: Record, timetabled: bool = True) -> str | None:
             "regulador, lidas juntas, se contradizem.")
 
 
-def _length(line: dict, how: str, here_src: tuple, there_src: tuple) -> float | None:
-    """The length the sources give of ``line``'s way between two spellings of places: the line's own between its
-    terminals, a section's between its ends (either way); None for two stops, or a length not given."""
-    if how == "terminais":
-        value = line.get("extensao_km")
-    elif how == "secao":
-        ends = {here_src, there_src}
-        value = next((s.get("extensao_km") for s in line["secoes"] if {(s["origem_municipio"], s["origem_uf"]),
-                      (s["destino_municipio"], s["destino_uf"])} == ends), None)
-    else:
-        return None
+def _lengths(line: dict) -> dict[tuple, float]:
+    """The lengths the sources give of ``line``'s ways between two spellings of places, by (how, one, the
+    other): the line's own between its terminals (``terminais``), a section's between its ends (``secao``, the
+    first section that names them, either way); a way between two stops has none."""
+    out = {}
+    ends = ((line["origem_municipio"], line["origem_uf"]), (line["destino_municipio"], line["destino_uf"]))
+    for here, there in (ends, ends[::-1]):
+        out[("terminais", here, there)] = _km(line.get("extensao_km"))
+    for s in line["secoes"]:
+        a, b = (s["origem_municipio"], s["origem_uf"]), (s["destino_municipio"], s["destino_uf"])
+        for here, there in ((a, b), (b, a)):
+            out.setdefault(("secao", here, there), _km(s.get("extensao_km")))
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def _km(value) -> float | None:
     try:
         km = float(value)
     except (TypeError, ValueError):
@@ -360,7 +367,7 @@ def _answer(here: Place, answer: Record, weekdays: list[str], timetables: _Timet
     names = answer["nomes"]
     items, departures = [], []
     for line in lines:
-        how, here_src, there_src = answer["como"][line["prefixo"]]
+        how, here_src, there_src, km = answer["como"][line["prefixo"]]
         sentido = _departures_from(line, here)
         by_direction, notes = timetables.of(line)
         note = notes.get(sentido) if sentido else None
@@ -370,7 +377,7 @@ def _answer(here: Place, answer: Record, weekdays: list[str], timetables: _Timet
         trips = sum(sum(r["dias"]) for r in rows)
         fares = [f for f in line["tarifas"] if f["vigente"] and (
             (fold_name(f["origem"]), fold_name(f["destino"])) in names or (fold_name(f["destino"]), fold_name(f["origem"])) in names)]
-        items.append(Record(linha=line, sentido=sentido, como=how, extensao_km=_length(line, how, here_src, there_src),
+        items.append(Record(linha=line, sentido=sentido, como=how, extensao_km=km,
                             por_paradas=how == "paradas", por_secao=how == "secao" and sentido is None,
                             # placeholder times are no departure a passenger can take: not counted
                             partidas_semana=(0 if placeholder else trips) if sentido else None,
@@ -478,7 +485,8 @@ def index_json(cities: list[Record], lines: list[dict] = ()) -> list[dict]:
     in this list of the places it has an answer for (so no answer file is asked for in vain), and
     ``partidas`` beside them, each destination's weekly departures (None where every line serving it is
     paralysed: the one-change rule, pipeline/places/journeys.py, reads them), ``km`` the shortest length the
-    sources give of a line's way there (None where none is given), ``sem_horarios`` the destinations whose
+    sources give of a line's way there (None where none is given; no ``km`` where none is), ``sem_horarios`` (where
+    there are some) the destinations whose
     departures from here no source gives (a section's or a stop's place, which no timetable names, or no
     timetable covered: their ``partidas`` are 0, which the answers do not state as a count), and
     ``linhas``, how many lines serve it (the test company's not counted): a measure of its service.
@@ -495,7 +503,9 @@ def index_json(cities: list[Record], lines: list[dict] = ()) -> list[dict]:
             timetabled and any(i["partidas_semana"] is not None for i in r["linhas"])))
         out.append(dict(_place_json(c), busca=sorted({c["busca"], *(fold_name(g) for g in c["grafias"])}),
                         destinos=[p for p, _, _ in legs], partidas=[w for _, w, _ in legs],
-                        km=[k for _, _, k in legs], sem_horarios=unknown,
+                        # left out where they say nothing (no length given, every leg timetabled): the form's bytes
+                        **({"km": [k for _, _, k in legs]} if any(k is not None for _, _, k in legs) else {}),
+                        **({"sem_horarios": unknown} if unknown else {}),
                         linhas=c["linhas"], **({"nota": c["nota"]} if "nota" in c else {})))
     return out
 
