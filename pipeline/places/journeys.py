@@ -15,6 +15,8 @@ is not known, and the answer says so (``MESSAGES``)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 OFFERED = 5  # the journeys an answer shows, best first
 
 # What an answer with changes says (also sent to the browser in /busca/regras.json: matching.rules()).
@@ -34,14 +36,16 @@ MESSAGES = {
 }
 
 
-def legs(place: dict) -> dict[int, tuple[int, float | None, bool]]:
-    """The legs a journey may take from ``place`` (an ``index.json`` entry): destination position -> (weekly
-    departures, length in km or None, whether no source gives its departures: then they count as 0), those
-    whose every line is paralysed left out."""
-    km = place.get("km") or [None] * len(place["destinos"])
-    unknown = set(place.get("sem_horarios") or ())
-    return {d: (w, k, d in unknown) for d, w, k in zip(place["destinos"], place.get("partidas") or (), km)
-            if w is not None}
+def leg(place: dict, to: int) -> tuple[int, float | None, bool] | None:
+    """The leg from ``place`` (an ``index.json`` entry) to the place at position ``to``: (weekly departures,
+    length in km or None, whether no source gives its departures: then they count as 0); None where no line
+    links them or every line that does is paralysed. ``destinos`` is in ascending order: found by bisection."""
+    ends = place["destinos"]
+    k = bisect_left(ends, to)
+    if k == len(ends) or ends[k] != to or place["partidas"][k] is None:
+        return None
+    km = place.get("km")
+    return place["partidas"][k], km[k] if km else None, to in (place.get("sem_horarios") or ())
 
 
 def _length(journey: dict) -> float:
@@ -59,9 +63,9 @@ def one_change(places: list[dict], de: int, para: int) -> list[dict]:
     if de == para or para in start["destinos"]:
         return []
     found = []
-    for via, first in legs(start).items():
-        second = legs(places[via]).get(para)
-        if second is not None and via != para:
+    for via in start["destinos"]:
+        first, second = leg(start, via), leg(places[via], para)
+        if first is not None and second is not None and via != para:
             found.append({"via": via, "partidas": [first[0], second[0]], "km": [first[1], second[1]],
                           "sem_horarios": [first[2], second[2]]})
     found.sort(key=lambda j: (-min(j["partidas"]), -sum(j["partidas"]), _length(j), j["via"]))
