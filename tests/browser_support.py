@@ -13,6 +13,7 @@ import os
 import threading
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,27 @@ def browser():
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="session")
+def axe(browser) -> str:
+    """axe-core's script (axe-playwright-python ships it), to inject into a page opened with ``bypass_csp``."""
+    try:
+        return (files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        _unavailable("axe-playwright-python (which ships axe.min.js) is not installed")
+
+
+def serious_violations(page, axe: str) -> list:
+    """axe-core's serious and critical WCAG 2.1 A and AA findings on ``page`` as it stands: (rule, targets)."""
+    page.add_script_tag(content=axe)
+    try:
+        results = page.evaluate("() => axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}, "
+                                "resultTypes: ['violations']})")
+    except PlaywrightError as exc:  # pragma: no cover - axe itself failing is a test error
+        pytest.fail(f"axe-core did not run: {exc}")
+    return [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]
+            if v["impact"] in ("serious", "critical")]
 
 
 def _serve(folder):

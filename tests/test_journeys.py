@@ -14,7 +14,7 @@ import sys
 from collections import Counter, defaultdict
 
 import pytest
-from browser_support import _open
+from browser_support import _open, serious_violations
 from conftest import FIXTURES, REAL_EXPORT
 from playwright.sync_api import expect
 
@@ -149,8 +149,9 @@ def test_the_command_line_offers_the_journeys_of_manaus_to_sao_paulo(real_only_s
 @pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.parametrize("width", [360, 1280])
-def test_the_form_answers_manaus_to_sao_paulo_with_its_change_in_porto_velho(browser, real_url, real_only_site, width):
-    tab = _open(browser, real_url, viewport={"width": width, "height": 800})
+def test_the_form_answers_manaus_to_sao_paulo_with_its_change_in_porto_velho(browser, real_url, real_only_site, axe,
+                                                                            width):
+    tab = _open(browser, real_url, viewport={"width": width, "height": 800}, bypass_csp=True)  # axe: an inline script
     page = tab.page
     answer = page.locator("#resposta")
     try:
@@ -178,6 +179,7 @@ def test_the_form_answers_manaus_to_sao_paulo_with_its_change_in_porto_velho(bro
                     expect(leg.locator("ul.trecho-linhas")).to_contain_text(carrier["nome"])
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0
+        assert serious_violations(page, axe) == []  # both legs open, each with its departures' filter
         assert tab.console_errors == []
     finally:
         page.context.close()

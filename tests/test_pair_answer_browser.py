@@ -6,10 +6,8 @@ page. On the package of tests/test_pair_answer.py and, marked slow, on the real 
 
 from __future__ import annotations
 
-from importlib.resources import files
-
 import pytest
-from browser_support import PlaywrightError, _open, _serve, _unavailable, expect
+from browser_support import _open, _serve, expect, serious_violations
 from test_pair_answer import build_pair_site
 
 pytestmark = pytest.mark.browser
@@ -22,14 +20,6 @@ CAPTION = "Partidas de Brasília para Caldas Novas"
 def pair_url(tmp_path_factory) -> str:
     """The package of tests/test_pair_answer.py (the same build), served on 127.0.0.1."""
     yield from _serve(build_pair_site(tmp_path_factory.getbasetemp() / "pares"))
-
-
-@pytest.fixture(scope="session")
-def axe(browser) -> str:
-    try:
-        return (files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):
-        _unavailable("axe-playwright-python (which ships axe.min.js) is not installed")
 
 
 def _rows(table) -> list[str]:
@@ -116,15 +106,7 @@ def test_axe_finds_no_serious_violation_on_the_answer_with_its_filters(browser, 
         page.set_viewport_size({"width": width, "height": 800})
         page.goto(PAIR)
         expect(page.get_by_label("Dia da semana")).to_be_visible()  # the filters are part of what axe sees
-        page.add_script_tag(content=axe)
-        try:
-            results = page.evaluate("() => axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}, "
-                                    "resultTypes: ['violations']})")
-        except PlaywrightError as exc:  # pragma: no cover - axe itself failing is a test error
-            pytest.fail(f"axe-core did not run: {exc}")
-        serious = [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]
-                   if v["impact"] in ("serious", "critical")]
-        assert serious == []
+        assert serious_violations(page, axe) == []
     finally:
         page.context.close()
 
