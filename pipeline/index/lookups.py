@@ -59,10 +59,11 @@ def _one_change(places: list[dict], de: dict, para: dict, notes: list[str]) -> l
                             else f"{_count(weekly, 'partida', 'partidas')} por semana")
                          + (f", {spelling.number(km, 1)} km pela extensão das fontes" if km is not None else ""),
                          f"{a['url']}para/{b['chave'].replace('/', '-')}/"))
-            same = journeys.MESSAGES["trecho_mesmo_estado"].format(
-                de=_label(a), para=_label(b), estado=matching.states().get(a["uf"], a["uf"]))
-            if a["uf"] == b["uf"] and same not in notes:
-                notes.append(same)
+            if a["uf"] == b["uf"]:
+                same = journeys.MESSAGES["trecho_mesmo_estado"].format(
+                    de=_label(a), para=_label(b), estado=matching.states().get(a["uf"], a["uf"]))
+                if same not in notes:
+                    notes.append(same)
     return hits
 
 

@@ -49,7 +49,7 @@
                  text: linked ? "Linhas, partidas e o que as fontes dizem desta ligação" :
                    [nomes.noLine(de, para, rules)].concat([de.nota, para.nota].filter(Boolean)).join(" ") +
                    (de.nota ? " A página é a da linha de teste." : changes.length ?
-                     " " + rules.mensagens.baldeacao.replace("{n}", changes.length + (changes.length === 1 ? " caminho" : " caminhos")) +
+                     " " + rules.mensagens.baldeacao.replace("{n}", numero(changes.length) + (changes.length === 1 ? " caminho" : " caminhos")) +
                      " A página de " + de.nome + " os mostra, o primeiro por " + placeLabel(list[changes[0].via]) + "." :
                      " A página leva aos destinos a partir de " + de.nome + "."),
                  typo: typo });

@@ -148,13 +148,10 @@
 
   // the journeys with one change of bus from places[de] to places[para], best first: as
   // pipeline/places/journeys.py one_change(), tested on the same worked examples (tests/fixtures/baldeacoes.json)
-  function legs(place) {
-    var out = {};
-    (place.destinos || []).forEach(function (d, k) {
-      var w = (place.partidas || [])[k], km = (place.km || [])[k];
-      if (w !== null && w !== undefined) { out[d] = [w, km === undefined ? null : km, (place.sem_horarios || []).indexOf(d) >= 0]; }
-    });
-    return out;
+  function leg(place, to) {  // [weekly departures, km or null, no departures in the sources] or null: journeys.py leg()
+    var k = place.destinos.indexOf(to), w = k < 0 ? null : place.partidas[k];
+    if (w === null || w === undefined) { return null; }
+    return [w, place.km ? place.km[k] : null, (place.sem_horarios || []).indexOf(to) >= 0];
   }
   function length(j) {  // both legs' length where the sources give both, else after every known length
     return j.km[0] !== null && j.km[1] !== null ? j.km[0] + j.km[1] : Infinity;
@@ -162,12 +159,12 @@
   function oneChange(places, de, para) {
     var start = places[de];
     if (de === para || start.destinos.indexOf(para) >= 0) { return []; }
-    var found = [], first = legs(start);
-    Object.keys(first).forEach(function (key) {
-      var via = Number(key), second = legs(places[via])[para];
-      if (second !== undefined && via !== para) {
-        found.push({ via: via, partidas: [first[key][0], second[0]], km: [first[key][1], second[1]],
-                     sem_horarios: [first[key][2], second[2]] });
+    var found = [];
+    start.destinos.forEach(function (via) {
+      var first = leg(start, via), second = leg(places[via], para);
+      if (first && second && via !== para) {
+        found.push({ via: via, partidas: [first[0], second[0]], km: [first[1], second[1]],
+                     sem_horarios: [first[2], second[2]] });
       }
     });
     found.sort(function (a, b) {
