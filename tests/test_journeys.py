@@ -14,13 +14,13 @@ import sys
 from collections import Counter, defaultdict
 
 import pytest
-from browser_support import _open, serious_violations
+from browser_support import _open, _serve, serious_violations
 from conftest import FIXTURES, REAL_EXPORT
 from playwright.sync_api import expect
 
 from pipeline import PROJECT_ROOT
-from pipeline.places import resolve
-from pipeline.places.journeys import OFFERED, one_change
+from pipeline.places import matching, resolve
+from pipeline.places.journeys import MESSAGES, OFFERED, one_change
 
 EXAMPLES = json.loads((FIXTURES / "baldeacoes.json").read_text(encoding="utf-8"))
 
@@ -233,3 +233,26 @@ def test_a_legs_length_is_the_shortest_its_lines_or_sections_give(sample_site):
             assert km == (min(lengths) if lengths else None), (p["chave"], places[b]["chave"])
             known += km is not None
     assert known  # the sample gives lengths
+
+
+@pytest.fixture(scope="module")
+def sample_url(sample_site):
+    yield from _serve(sample_site)
+
+
+@pytest.mark.browser
+def test_a_leg_inside_one_state_says_whose_service_it_is_in_the_words_of_the_python_side(browser, sample_url):
+    """The sample's Águas Lindas de Goiás -> Teófilo Otoni: a journey by Montes Claros (MG), whose second leg lies in
+    Minas Gerais; the form says so in the words pipeline/places/journeys.py formats for the command line."""
+    tab = _open(browser, sample_url)
+    page = tab.page
+    try:
+        page.goto("/?de=" + "%C3%81guas%20Lindas&para=Te%C3%B3filo%20Otoni")
+        legs = page.locator("section.baldeacoes ul.trecho-linhas")
+        expect(legs).to_have_count(2 * 3)
+        said = MESSAGES["trecho_mesmo_estado"].format(de="Montes Claros (MG)", para="Teófilo Otoni (MG)",
+                                                      estado=matching.states()["MG"])
+        assert said in page.locator("section.baldeacoes p.nota").all_text_contents()
+        assert tab.console_errors == []
+    finally:
+        page.context.close()

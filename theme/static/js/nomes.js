@@ -138,12 +138,14 @@
 
   // what to say where no line links two places, a same-state trip saying whose service it is: as
   // pipeline/places/matching.py no_line()
+  // a message naming two places and the first one's state ({de}, {para}, {estado}), as the Python side's format()
+  function fill(text, de, para, rules) {
+    return text.replace(/\{de\}/g, de.nome + " (" + de.uf + ")").replace(/\{para\}/g, para.nome + " (" + para.uf + ")")
+      .replace(/\{estado\}/g, rules.estados[de.uf] || de.uf);
+  }
   function noLine(de, para, rules) {
-    function fill(text) {
-      return text.replace(/\{de\}/g, de.nome + " (" + de.uf + ")").replace(/\{para\}/g, para.nome + " (" + para.uf + ")")
-        .replace(/\{estado\}/g, rules.estados[de.uf] || de.uf);
-    }
-    return fill(rules.mensagens.sem_linha) + (de.uf === para.uf ? " " + fill(rules.mensagens.mesmo_estado) : "");
+    return fill(rules.mensagens.sem_linha, de, para, rules) +
+      (de.uf === para.uf ? " " + fill(rules.mensagens.mesmo_estado, de, para, rules) : "");
   }
 
   // the journeys with one change of bus from places[de] to places[para], best first: as
@@ -189,6 +191,6 @@
   }
 
   window.portal.nomes = { rank: rank, findPlace: findPlace, findJourney: findJourney, part: part, noLine: noLine, load: load,
-                          oneChange: oneChange,
+                          oneChange: oneChange, fill: fill,
                           compare: compare, distance: distance };
 }());

@@ -178,8 +178,8 @@
   function leg(box, hit, rules) {
     var de = hit.de, para = hit.para;
     if (de.uf === para.uf) {  // pipeline/places/journeys.py MESSAGES
-      box.appendChild(el("p", rules.mensagens.trecho_mesmo_estado.replace("{de}", label(de)).replace("{para}", label(para))
-        .replace(/\{estado\}/g, rules.estados[de.uf] || de.uf), { "class": "nota", role: "note" }));
+      box.appendChild(el("p", window.portal.nomes.fill(rules.mensagens.trecho_mesmo_estado, de, para, rules),
+        { "class": "nota", role: "note" }));
     }
     var ul = box.appendChild(el("ul", null, { "class": "trecho-linhas" }));
     hit.linhas.forEach(function (l) {
