@@ -13,7 +13,14 @@ generated package (``national``, ``national-8-years``) built the same way. It pr
 - the largest files and folders of the artifact;
 - the build's time and peak memory (the build's process or its largest child, as ``getrusage`` reports them).
 
+- with ``--segunda-noite F``, a second night built with the first's release as ``--anterior``, its sources the
+  first's with one row in ``1/F`` of the timetable and of the paralysed services dropped (departures removed,
+  paralyses ended; ``F`` = 1: every row of those two tables changed instead): its time and memory against the
+  first night's, measured in the same run, and the pages' own feeds of what changed (pipeline/release/routes.py):
+  how many, their share of the artifact, the index that carries them.
+
     .venv/bin/python bench/night.py [--meses 12] [--escala national-8-years] [--pasta /tmp/bench-noite] [--json F]
+                                    [--segunda-noite 20]
 """
 
 from __future__ import annotations
@@ -129,6 +136,70 @@ def measure(folder: Path, months: int, scale: str | None) -> dict:
             "assets": asset_sizes, "limite_asset_bytes": hosting.ASSET_LIMIT}
 
 
+def changed(folders: list[Path], target: Path, every: int) -> list[Path]:
+    """Copies of ``folders`` with one row in ``every`` of ``horarios.csv`` and ``paralisacoes.csv`` dropped, or
+    with ``every`` = 1 every departure moved a minute and every paralysis a day later."""
+    import csv
+
+    out = []
+    for folder in folders:
+        copy = target / folder.name
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(folder, copy)
+        for name, column in (("horarios.csv", "horario"), ("paralisacoes.csv", "data_paralisacao")):
+            path = copy / name
+            if not path.is_file():
+                continue
+            with open(path, encoding="utf-8", newline="") as fh:
+                rows = list(csv.reader(fh))
+            at = rows[0].index(column)
+            if every == 1:
+                for row in rows[1:]:
+                    row[at] = _later(row[at])
+                kept = rows
+            else:
+                kept = [rows[0]] + [r for n, r in enumerate(rows[1:]) if n % every]
+            with open(path, "w", encoding="utf-8", newline="") as fh:
+                csv.writer(fh, lineterminator="\r\n").writerows(kept)
+        out.append(copy)
+    return out
+
+
+def _later(value: str) -> str:
+    """A departure a minute later, a date a day later (a value of neither shape unchanged)."""
+    from datetime import date, timedelta
+
+    if len(value) == 5 and value[2] == ":":
+        h, m = int(value[:2]), int(value[3:]) + 1
+        return f"{(h + m // 60) % 24:02d}:{m % 60:02d}"
+    try:
+        return (date.fromisoformat(value) + timedelta(days=1)).isoformat()
+    except ValueError:
+        return value
+
+
+def second_night(folder: Path, months: int, scale: str | None, every: int) -> dict:
+    """The second night (``--segunda-noite``): built from the changed sources with the first night's release
+    (its package, kept whole in the release folder) as ``--anterior``."""
+    folders = generated(folder, scale) if scale else sorted(folder.glob("ingerido-*"))
+    sources = changed(folders, folder / "segunda-noite", every)
+    site, assets = folder / "site2", folder / "release2"
+    for old in (site, assets):
+        shutil.rmtree(old, ignore_errors=True)
+    args = ["build", *(a for d in sources for a in ("--data", str(d))), "--out", str(site), "--as-of", "2026-11-30",
+            "--site-url", SITE_URL, "--versoes-url", VERSIONS_URL, "--pasta-release", str(assets),
+            "--index", str(folder / "busca2"), "--anterior", str(folder / "release")]
+    started = time.perf_counter()
+    _run(*args)
+    seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    feeds = [p for p in site.glob("**/mudancas.atom.xml") if p.parent != site / "feeds"]
+    sizes = [p.stat().st_size for p in feeds]
+    return {"build_s": seconds, "pico_mb": peak / 1024, "artefato_bytes": artifact_bytes(site), "feeds": len(feeds),
+            "feeds_bytes": sum(sizes), "feeds_tar_bytes": sum(512 + -(-n // 512) * 512 for n in sizes),
+            "indice_bytes": (site / "dados" / "mudancas-por-registro.json").stat().st_size}
+
+
 def mib(n: int) -> str:
     return f"{n / 2**20:,.1f} MiB"
 
@@ -139,6 +210,9 @@ def main() -> int:
     p.add_argument("--escala", choices=["national", "national-8-years"], help="um pacote gerado, em vez dos leiautes")
     p.add_argument("--pasta", default="/tmp/bench-noite")
     p.add_argument("--json", help="grava o resultado também neste arquivo")
+    p.add_argument("--segunda-noite", type=int, metavar="F",
+                   help="uma segunda noite com a primeira como --anterior: 1 linha em F de horários e paralisações "
+                        "removida (F = 1: todas mudadas)")
     args = p.parse_args()
     folder = Path(args.pasta) / (args.escala or f"leiautes-{args.meses}-meses")
     folder.mkdir(parents=True, exist_ok=True)
@@ -154,6 +228,13 @@ def main() -> int:
     total = sum(v for v, _ in r["assets"])
     print(f"assets da release: {len(r['assets'])} arquivos, {mib(total)}; o maior "
           + (f"{r['assets'][0][1]} {mib(r['assets'][0][0])} (limite {mib(r['limite_asset_bytes'])})" if r["assets"] else "-"))
+    if args.segunda_noite:
+        r["segunda_noite"] = n = second_night(folder, args.meses, args.escala, args.segunda_noite)
+        what = "todas as linhas mudadas" if args.segunda_noite == 1 else f"1 linha em {args.segunda_noite} removida"
+        print(f"segunda noite ({what} de horários e paralisações; a primeira como --anterior): build {n['build_s']:.1f} s "
+              f"({n['build_s'] / r['build_s']:.2f}x a primeira), pico das duas noites {n['pico_mb']:,.0f} MB, artefato "
+              f"{mib(n['artefato_bytes'])}; feeds das páginas: {n['feeds']:,}, {mib(n['feeds_bytes'])} "
+              f"({mib(n['feeds_tar_bytes'])} no tar), índice mudancas-por-registro.json {mib(n['indice_bytes'])}")
     if args.json:
         Path(args.json).write_text(json.dumps(r, ensure_ascii=False, indent=1), encoding="utf-8")
     return 0

@@ -25,7 +25,7 @@ from ..index import pagefind, whoosh
 from ..publish import covered, datapackage, hosting, publish
 from ..publish.background import Background, BackgroundError
 from ..read import read_source
-from ..release import catalog, changes, versions
+from ..release import catalog, changes, routes, versions
 from ..site import CHANGES_LISTED, discovery, feeds, urls
 from ..site.context import SiteData
 from ..site.writer import Rendered, writer_for
@@ -168,6 +168,10 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
         try:
             with progress.stage("páginas"):
                 site = SiteData.build(derived, schema, report, published.descriptor, published.lines)
+                # what changed of each line, carrier and pair since the previous release: each page's feed
+                done, followed, titles, feeds_cut = _follow(previous, derived, published.descriptor, site, version,
+                                                            settings)
+                site.record_feeds = {page: feeds.record_feed(page) for page in followed}
                 memory.give_back()  # before the page workers fork
                 gc.freeze()
                 # the Whoosh index is written by another process while the pages render
@@ -176,6 +180,9 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                 search_pages = Path(search_folder) if settings.search_index else None
                 rendered = render(site, settings, staging, search_pages)
                 feeds.write(staging, site, settings.site_url, settings.as_of, base_path=settings.base_path)
+                feeds.write_records(staging, site, followed, titles, settings.site_url, settings.as_of,
+                                    base_path=settings.base_path)
+                routes.write_index(staging / "dados", followed)
             with progress.stage("downloads (em paralelo)"):
                 try:
                     published.wait()
@@ -183,7 +190,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                     raise BuildError(f"os arquivos de dados abertos não puderam ser gravados: {exc}") from None
             with progress.stage("versão e catálogos"):  # the download pages rendered with the release's facts
                 _release(staging, settings, derived, rendered.late, previous, covered(schema, report), report.coverage,
-                         version, assets)
+                         version, assets, done)
                 discovery.write(staging, settings.site_url, settings.as_of)  # robots.txt, sitemap.xml: every page
             if settings.search_index:
                 with progress.stage("índice de busca"):
@@ -201,9 +208,36 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             raise
         try:  # the site as GitHub Pages will take it, search index included (pipeline/publish/hosting.py)
             warnings = hosting.check(staging, assets, strict=assets is not None)[1]
+            if feeds_cut:
+                warnings.append(f"feeds das páginas reduzidos: {feeds_cut}")
         except hosting.HostingError as exc:
             raise BuildError(str(exc)) from None
     return BuildResult(report, derived, settings.out, rendered.pages, progress.timings(), warnings)
+
+
+def _follow(previous, derived: Derived, descriptor: dict, site: SiteData, version: str,
+            settings: Settings) -> tuple[dict[str, dict], dict[str, list[dict]], dict[str, str], str | None]:
+    """The followed tables compared whole with the previous release (pipeline/release/routes.py), and each of
+    tonight's pages with the latest events that name it: tonight's and those the previous site carried, all
+    the feeds within their share of the host (``routes.fit``); each page's title, for its feed; what was cut."""
+    from ..places import resolve
+    from ..site import label
+
+    done: dict[str, dict] = {}
+    tonight: list[dict] = []
+    pages = routes.Pages.of(site)
+    if previous is not None:
+        try:
+            done = routes.compared(previous, derived.tables, descriptor)
+        except changes.ChangesError as exc:
+            raise BuildError(str(exc)) from None
+        tonight = routes.events(done, pages, routes.Dating.of(descriptor, settings.as_of), version,
+                                lambda t, f, v: label(site.schema, t, f, v),
+                                lambda name, uf: resolve(name, uf).chave, routes.grants_of(derived.tables.get("outorgas")),
+                                lambda t, c: site.schema.tables[t].field(c).get("title") or c)
+    carried = routes.read_carried(settings.previous)
+    followed, cut = routes.fit(routes.merged(carried, tonight, pages.exists))
+    return done, followed, pages.titles, cut
 
 
 def _output_settings(settings: Settings) -> dict:
@@ -225,7 +259,8 @@ def _release_staging(settings: Settings):
 
 
 def _release(site: Path, settings: Settings, derived: Derived, late: list, previous, covered,
-             coverage: dict[str, list[str]] | None = None, version: str = "", assets: Path | None = None) -> None:
+             coverage: dict[str, list[str]] | None = None, version: str = "", assets: Path | None = None,
+             done: dict[str, dict] | None = None) -> None:
     """Once every download is written: what changed since the previous release (``--anterior``), each
     file's size and SHA-256 (``SHA256SUMS``), the catalogues (DCAT-AP, data.json), this release kept, the
     feed of changes and the download pages rendered with all of it (pipeline/release/versions.py).
@@ -248,7 +283,8 @@ def _release(site: Path, settings: Settings, derived: Derived, late: list, previ
             if failed:
                 raise changes.ChangesError(failed[0])
             mudancas = changes.compare(previous, out, descriptor, limit=CHANGES_LISTED,
-                                       streamed={n: b.changes for n, b in derived.batches.items() if b.changes})
+                                       streamed={n: b.changes for n, b in derived.batches.items() if b.changes},
+                                       done=done)
         except changes.ChangesError as exc:
             raise BuildError(str(exc)) from None
         changes.write(mudancas, out / "mudancas.json")

@@ -598,7 +598,7 @@ def compare_streamed(name: str, previous: Package, current_csv: Path, current_co
 
 
 def compare(previous: Package, current_dir: Path, current_descriptor: dict, limit: int | None = None,
-            streamed: dict[str, dict] | None = None, computed=None) -> dict:
+            streamed: dict[str, dict] | None = None, computed=None, done: dict[str, dict] | None = None) -> dict:
     """What changed from ``previous`` to the release in ``current_dir`` described by ``current_descriptor``.
 
     Every table of either release gets an entry (sorted by name) with counts, the rows themselves (sorted
@@ -616,8 +616,12 @@ def compare(previous: Package, current_dir: Path, current_descriptor: dict, limi
     A table's ``chave`` is its primaryKey when present in both releases; else ``[]``, and a row is
     identified by its whole row less the recomputed columns (each row's ``chave`` then holds those cells),
     as a multiset (the n-th copy matches the n-th copy). A removed row is carried whole (``registro``), as
-    an added one is. ``resumo`` adds up what the sources changed and what was recomputed, apart."""
-    streamed = streamed or {}  # table -> its entry, made by compare_streamed (pipeline/build/batches.py)
+    an added one is. ``resumo`` adds up what the sources changed and what was recomputed, apart.
+
+    ``done``: tables already compared whole, the same way (pipeline/release/routes.py ``compared``, before the
+    pages, for each page's feed): their entries are taken as made, their lists cut at ``limit``."""
+    streamed = streamed or {}
+    done = done or {}  # table -> its entry, made by compare_streamed (pipeline/build/batches.py)
     computed = computed_tables() if computed is None else set(computed)
     current_dir = Path(current_dir)
     now = {r["name"]: r for r in current_descriptor["resources"]}
@@ -629,6 +633,9 @@ def compare(previous: Package, current_dir: Path, current_descriptor: dict, limi
             if name not in before:
                 entry["situacao"] = "nova"
             tables.append(entry)
+            continue
+        if name in done and name in now and name in before:
+            tables.append(_cut(done[name], limit))
             continue
         if name in now:
             path = current_dir / now[name]["path"]
@@ -650,6 +657,16 @@ def compare(previous: Package, current_dir: Path, current_descriptor: dict, limi
                     "atual": current_descriptor.get("version"),
                     "versao_anterior": previous.name, "versao_atual": _version_of(current_dir, current_descriptor),
                     "resumo": summary(tables), "tabelas": tables})
+
+
+def _cut(entry: dict, limit: int | None) -> dict:
+    """A whole entry (every row listed) as :func:`_compare_table` makes it with ``limit``."""
+    if limit is None:
+        return entry
+    lines = {k: rows[:limit] for k, rows in entry["linhas"].items()}
+    cut = {k: v for k, v in entry.items() if k not in ("linhas", "truncado", "situacao")}
+    truncated = any(len(lines[k]) < entry[k] for k in _LISTS)
+    return {**cut, "linhas": lines, **({"truncado": True} if truncated else {}), "situacao": entry["situacao"]}
 
 
 _VERSION_FIELDS = ("versao_anterior", "versao_atual")

@@ -374,24 +374,31 @@ def read_index(where: str) -> list[dict]:
     comes from outside and is read with care: bounded, and an entry that is not of the shape
     :func:`index_entry` writes is left out; no address is taken from it (they are made again from
     ``--versoes-url``)."""
+    loaded = read_carried(where, INDEX, _MAX_INDEX_BYTES)
+    entries = loaded.get("versoes") if isinstance(loaded, dict) else None
+    return [e for e in (entries or [])[:_INDEX_ENTRIES] if _entry_shape(e)]
+
+
+def read_carried(where: str, name: str, limit: int):
+    """The JSON file ``name`` beside the previous site's ``dados/`` (``--anterior``: a folder, the site's or
+    its ``dados/``, or the http(s) URL of its ``dados/``), parsed; None when there is none or it cannot be
+    read: no link followed, at most ``limit`` bytes, UTF-8 JSON (a text nested too deep is refused)."""
     if not where:
-        return []
+        return None
     from .changes import ChangesError, _fetch, _regular_file
 
     try:
         if where.startswith(("http://", "https://")):
-            raw = _fetch(where.rstrip("/") + "/" + INDEX, _MAX_INDEX_BYTES)
+            raw = _fetch(where.rstrip("/") + "/" + name, limit)
         else:
             folder = Path(where)
             folder = folder / "dados" if (folder / "dados").is_dir() else folder
-            if not (folder / INDEX).exists():
-                return []
-            raw = _regular_file(folder / INDEX, _MAX_INDEX_BYTES)
-        loaded = json.loads(raw.decode("utf-8"))
+            if not (folder / name).exists():
+                return None
+            raw = _regular_file(folder / name, limit)
+        return json.loads(raw.decode("utf-8"))
     except (ChangesError, ValueError, UnicodeDecodeError, RecursionError):
-        return []
-    entries = loaded.get("versoes") if isinstance(loaded, dict) else None
-    return [e for e in (entries or [])[:_INDEX_ENTRIES] if _entry_shape(e)]
+        return None
 
 
 def _entry_shape(e) -> bool:

@@ -160,7 +160,8 @@ class PortalGenerator(Generator):
         checks for overwritten files: at national scale that was one of the costliest parts of the page
         stage. URLs are the contract's, from validated slugs (pipeline/validate/checks.py, rule ``slug``)."""
         context = dict(self.context, data=self.data, as_of=self.data.as_of, page_url="/" + url,
-                       alternate_json=any(k.name == template for k in kinds.RECORD_KINDS), **kwargs)
+                       alternate_json=any(k.name == template for k in kinds.RECORD_KINDS),
+                       feed_da_pagina=self.data.record_feeds.get("/" + url), **kwargs)
         self.writer.write_page(url + "index.html", self.get_template(template).render(context), count=count)
 
     def generate_output(self, writer) -> None:

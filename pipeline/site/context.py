@@ -160,6 +160,8 @@ class SiteData:
     completeness: dict = field(default_factory=dict)
     decree_publication: date = DECREE_PUBLICATION
     lines_published: dict[str, dict[str, str]] = field(default_factory=dict)  # table -> key -> its CSV line
+    # a page -> its feed of what changed of it (pipeline/release/routes.py): only pages with an entry
+    record_feeds: dict[str, str] = field(default_factory=dict)
     # a table read in batches (pipeline/build/batches.py) -> its ``batches.Batched``: its count, its first rows and
     # its summary for the pages (tickets per pair and month); ``tables`` holds it empty
     batches: dict = field(default_factory=dict)

@@ -493,3 +493,57 @@ def write_changes(out: Path, entries: list[tuple[str, dict]], descriptor: dict, 
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes((atom.writeString("utf-8") + "\n").encode("utf-8"))
     return CHANGES["path"]
+
+
+RECORD_FEED = "mudancas.atom.xml"  # beside a page whose line, carrier or pair changed: /linhas/<prefixo>/mudancas.atom.xml
+
+
+def record_feed(page: str) -> str:
+    """The feed of what changed of the record at ``page`` (a page's URL, ``/linhas/12-0140-00/``)."""
+    return page + RECORD_FEED
+
+
+def write_records(out: Path, data, by_page: dict[str, list[dict]], titles: dict[str, str], site_url: str,
+                  as_of: date, *, base_path: str = "") -> list[str]:
+    """The feed of each page of ``by_page`` (pipeline/release/routes.py ``merged``: a line's, a carrier's, a
+    pair of places' page with the events that name it, newest first), written beside the page; a page
+    without an event has none. Each entry is an event of the change log, dated by its source (said in its
+    summary) and linking to the page; its id names the page and the event, so it never changes."""
+    from ..release.routes import TABLES, TYPES
+
+    href, unique = _addresses(site_url, base_path, data.schema.descriptor.get("name", ""))
+    fictional = bool(getattr(data, "fictional", False)) or _fictional(data.descriptor)
+    coverage = data.coverage
+    ids = [i for t in TABLES for i in (coverage.tables.get(t, []) if coverage is not None else [])]
+    sources = _descriptor_sources(data.descriptor, ids)
+    name = data.descriptor.get("title") or data.schema.descriptor.get("title") or PORTAL
+    written = []
+    for page, events in sorted(by_page.items()):
+        if not events:
+            continue
+        subtitle = " ".join(x for x in (
+            f"{FICTIONAL_LABEL}." if fictional else "",
+            f"O que mudou desta página entre versões dos dados abertos (partidas incluídas ou removidas, paralisações "
+            f"iniciadas ou encerradas, habilitações e outorgas cuja situação mudou): {numero(len(events))} "
+            "mudança(s), da mais recente à mais antiga pela data da fonte.",
+            _sources_sentence(sources), f"Data dos cálculos desta versão: {data_br(as_of)}.") if x)
+        path = record_feed(page).lstrip("/")
+        atom = _Feed(title=f"Mudanças: {_line(titles.get(page, page))} — {_line(name)}", link=href(page),
+                     description=_text(subtitle), language="pt-BR", author_name=PORTAL,
+                     author_link=site_url.rstrip("/") + "/" if site_url else None,
+                     feed_url=href("/" + path), feed_guid=unique("/" + path),
+                     feed_copyright=_rights(sources, data.descriptor.get("licenses")),
+                     updated=max(_moment(date.fromisoformat(e["data"])) for e in events))
+        for e in events:
+            when = _moment(date.fromisoformat(e["data"]))
+            summary = (f"{e['resumo']} Datada pela {e['datada_por']} ({data_br(date.fromisoformat(e['data']))}); "
+                       f"versão dos dados {e['versao']}.")
+            atom.add_item(title=_line(e["titulo"]), link=href(page), description=_summary(summary, fictional),
+                          unique_id=unique(f"{page}#mudanca-{e['id'].replace('/', '-')}"),
+                          pubdate=when, updateddate=when, categories=[TYPES[e["tipo"]]])
+        target = out / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes((atom.writeString("utf-8") + "\n").encode("utf-8"))
+        written.append(path)
+    return written
+
