@@ -191,6 +191,8 @@ def cmd_build(args) -> int:
             assert published == c["mantidas"], f"{table}: {published} publicadas != {c['mantidas']} mantidas"
             print(f"{table}: {c['lidas']} lidas = {c['mantidas']} mantidas + {c['duplicadas']} duplicadas + "
                   f"{c['rejeitadas']} rejeitadas")
+    for warning in result.warnings:  # published, but over a budget of its host (pipeline/publish/hosting.py)
+        print(f"aviso: {warning}")
     rejected = len([p for p in result.report.errors if p.linha is not None])
     print(
         f"site gerado em {result.out}: {result.pages} páginas, data de referência {settings.as_of.isoformat()}"

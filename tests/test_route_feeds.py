@@ -119,8 +119,9 @@ def test_departures_moved_are_one_removed_and_one_added_each_dated_by_what_the_s
 def test_a_paralysis_ended_and_a_licence_changed_reach_their_pages(nights):
     second = nights[1]
     (ended,) = entries(second, "/cidades/sp/sao-paulo/para/rj-rio-de-janeiro/")
-    assert ended["title"] == ("Linha SPRJ0030026: paralisação encerrada (SAO PAULO (SP) → RIO DE JANEIRO (RJ))")
-    assert "(paralisado desde 10/06/2026) saiu da lista de serviços paralisados da fonte" in ended["summary"]
+    assert ended["title"] == ("Linha SPRJ0030026: 1 trecho(s) fora da lista de serviços paralisados da fonte "
+                              "(paralisação encerrada)")
+    assert ended["summary"].startswith("SAO PAULO (SP) → RIO DE JANEIRO (RJ), paralisado desde 10/06/2026. Datada")
     carrier = {e["title"]: e["summary"] for e in entries(second, f"/transportadoras/{CARRIER}/")}
     assert "Validade: 31/12/2027 → 31/12/2028." in carrier["Habilitação alterada (mercado Regular)"]
 
@@ -143,9 +144,11 @@ def test_a_later_release_keeps_the_earlier_entries_with_their_ids_and_dates_a_pa
     before = entries(second, f"/linhas/{LINE}/")
     after = entries(third, f"/linhas/{LINE}/")
     assert {(e["id"], e["title"], e["updated"]) for e in before} <= {(e["id"], e["title"], e["updated"]) for e in after}
-    begun = next(e for e in after if "paralisação iniciada" in e["title"])
-    assert begun["title"] == f"Linha {LINE}: paralisação iniciada (BRASILIA (DF) → CALDAS NOVAS (GO))"
-    assert begun["updated"] == "2026-06-20T00:00:00-03:00" and "Datada pela data da paralisação" in begun["summary"]
+    (begun,) = [e for e in after if "paralisado(s)" in e["title"]]
+    assert begun["title"] == f"Linha {LINE}: 1 trecho(s) paralisado(s)"
+    assert begun["summary"].startswith("BRASILIA (DF) → CALDAS NOVAS (GO), paralisado desde 20/06/2026. ")
+    assert begun["updated"] == "2026-06-20T00:00:00-03:00"
+    assert "Datada pela data de paralisação mais recente" in begun["summary"]
     extinct = next(e for e in after if e["title"] == "Outorga OUT-1: outorga alterada")
     assert extinct["updated"] == "2026-06-25T00:00:00-03:00"
     assert "Extinta em: — → 25/06/2026" in extinct["summary"]
@@ -195,9 +198,10 @@ def by_page(site: Path) -> dict[str, list[dict]]:
     return pages
 
 
-def test_the_feeds_weight_is_estimated_before_they_are_written_without_underestimating(nights):
+def test_the_feeds_and_their_index_weight_is_estimated_before_they_are_written_without_underestimating(nights):
     for site in nights[1:]:
-        actual = sum(512 + -(-(site / p).stat().st_size // 512) * 512 for p in feeds_of(site))  # a tar's share
+        paths = [site / p for p in feeds_of(site)] + [site / "dados" / routes.INDEX]
+        actual = sum(512 + -(-p.stat().st_size // 512) * 512 for p in paths)  # their share of a tar
         estimated = routes.weight(by_page(site))
         assert actual <= estimated <= 1.5 * actual, (site.name, actual, estimated)
 
@@ -210,7 +214,7 @@ def test_feeds_over_their_share_of_the_host_keep_the_newest_entries_then_the_new
     assert len(pages[line]) >= 4
     fitted, said = routes.fit(pages, full - 1)
     assert all(events == pages[p][:len(events)] for p, events in fitted.items())
-    assert max(len(v) for v in fitted.values()) < len(pages[line]) and "as mais recentes" in said
+    assert max(len(v) for v in fitted.values()) < len(pages[line]) and "mudança(s) por página, as mais recentes" in said
     one_each = routes.weight({p: v[:1] for p, v in pages.items()})
     fitted, said = routes.fit(pages, one_each - 1)
     assert len(fitted) == len(pages) - 1 and "não escrito(s)" in said
@@ -218,23 +222,29 @@ def test_feeds_over_their_share_of_the_host_keep_the_newest_entries_then_the_new
     assert oldest not in fitted
 
 
-@pytest.mark.parametrize("limit", [0, 1, 2, None])
-def test_a_whole_entry_cut_is_the_change_logs_own(nights, limit):
-    """The change log takes the followed tables' entries as the pages' feeds compared them, whole, then cut
-    (``changes.compare(done=...)``): the same entry as the change log's own comparison at its ``limit``."""
+@pytest.mark.parametrize("limit", [0, 1, None])
+def test_the_change_log_entry_is_the_same_and_every_changed_row_is_kept_for_the_feeds(nights, limit):
+    """The change log takes the followed tables' entries as the pages' feeds compared them
+    (``changes.compare(done=...)``): the same entry as its own comparison; beside it, every changed row,
+    however many the entry lists."""
     from pipeline.release import changes
 
     previous = changes.load_previous(str(nights[1]))
     current = changes.load_previous(str(nights[2]))
     now = {r["name"]: r for r in current.descriptor["resources"]}
     for name in routes.TABLES:
-        key = now[name]["schema"]["primaryKey"] if "primaryKey" in now[name]["schema"] else []
-        derived = changes.derived_fields(now[name], now[name])
-        args = (name, previous.tables[name], current.tables[name], [key] if isinstance(key, str) else key)
-        whole = changes._compare_table(*args, None, derived, False)
-        assert changes._cut(whole, limit) == changes._compare_table(*args, limit, derived, False), name
-        if limit == 0 and any(whole[k] for k in ("incluidos", "removidos", "alterados", "recalculados")):
-            assert changes._cut(whole, limit)["truncado"] is True
+        key = now[name]["schema"].get("primaryKey") or []
+        derived = changes.derived_fields(now[name])
+        args = (name, previous.tables[name], current.tables[name], [key] if isinstance(key, str) else key, limit,
+                derived, False)
+        rows: dict = {}
+        assert changes._compare_table(*args, rows) == (entry := changes._compare_table(*args)), name
+        assert [len(rows[k]) for k in ("incluidos", "removidos", "alterados", "recalculados")] == \
+            [entry[k] for k in ("incluidos", "removidos", "alterados", "recalculados")]
+        assert list(rows["incluidos"].columns) == list(current.tables[name].columns)
+        if limit is None:
+            assert rows["alterados"] == entry["linhas"]["alterados"]
+            assert rows["incluidos"].to_dict("records") == [r["registro"] for r in entry["linhas"]["incluidos"]]
 
 
 @pytest.mark.parametrize("width", [360, 1280])

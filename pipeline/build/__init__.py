@@ -209,7 +209,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
         try:  # the site as GitHub Pages will take it, search index included (pipeline/publish/hosting.py)
             warnings = hosting.check(staging, assets, strict=assets is not None)[1]
             if feeds_cut:
-                warnings.append(f"feeds das páginas reduzidos: {feeds_cut}")
+                warnings.append(f"feeds das páginas {feeds_cut}")
         except hosting.HostingError as exc:
             raise BuildError(str(exc)) from None
     return BuildResult(report, derived, settings.out, rendered.pages, progress.timings(), warnings)
@@ -223,21 +223,21 @@ def _follow(previous, derived: Derived, descriptor: dict, site: SiteData, versio
     from ..places import resolve
     from ..site import label
 
-    done: dict[str, dict] = {}
+    found = routes.Compared()
     tonight: list[dict] = []
     pages = routes.Pages.of(site)
     if previous is not None:
         try:
-            done = routes.compared(previous, derived.tables, descriptor)
+            found = routes.compared(previous, derived.tables, descriptor, CHANGES_LISTED)
         except changes.ChangesError as exc:
             raise BuildError(str(exc)) from None
-        tonight = routes.events(done, pages, routes.Dating.of(descriptor, settings.as_of), version,
+        tonight = routes.events(found.rows, pages, routes.Dating.of(descriptor, settings.as_of), version,
                                 lambda t, f, v: label(site.schema, t, f, v),
                                 lambda name, uf: resolve(name, uf).chave, routes.grants_of(derived.tables.get("outorgas")),
                                 lambda t, c: site.schema.tables[t].field(c).get("title") or c)
     carried = routes.read_carried(settings.previous)
     followed, cut = routes.fit(routes.merged(carried, tonight, pages.exists))
-    return done, followed, pages.titles, cut
+    return found.entries, followed, pages.titles, cut
 
 
 def _output_settings(settings: Settings) -> dict:

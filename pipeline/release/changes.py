@@ -323,9 +323,13 @@ def _entry(name: str, key: list[str], keyed: bool, before_columns, after_columns
 
 
 def _compare_table(name: str, before: pd.DataFrame, after: pd.DataFrame, key: list[str], limit: int | None,
-                   derived=frozenset(), computed: bool = False) -> dict:
+                   derived=frozenset(), computed: bool = False, rows: dict | None = None) -> dict:
     """One table's entry: rows added, removed (whole), changed by the sources and recomputed, matched by
-    ``key`` or, without one, by the whole row less its ``derived`` columns (see :func:`compare`)."""
+    ``key`` or, without one, by the whole row less its ``derived`` columns (see :func:`compare`).
+
+    ``rows``, when given, receives every row of each change, not cut at ``limit``: the rows added and removed
+    as frames of their cells (``incluidos``, ``removidos``: no object per row, a night may change them all),
+    the rows changed and recomputed as the entry lists them (``alterados``, ``recalculados``)."""
     common = [c for c in after.columns if c in before.columns]
     keyed, match, recomputed, stated = _roles(common, key, derived, computed)
     on = match if keyed else match + [_COUNT]
@@ -372,6 +376,14 @@ def _compare_table(name: str, before: pd.DataFrame, after: pd.DataFrame, key: li
     }
     counts = {"incluidos": len(added), "removidos": len(removed), "alterados": len(changed),
               "recalculados": len(recalculated)}
+    if rows is not None:
+        rows["incluidos"] = added[list(after.columns)].reset_index(drop=True)
+        rows["removidos"] = removed[previous_names].set_axis(list(before.columns), axis=1).reset_index(drop=True)
+        rows["alterados"] = [{"chave": k, "campos": s, "recalculados": p} for k, s, p in
+                             zip(_records(changed, match), fields(changed, stated_diff, stated),
+                                 fields(changed, recomputed_diff, recomputed))]
+        rows["recalculados"] = [{"chave": k, "campos": p} for k, p in
+                                zip(_records(recalculated, match), fields(recalculated, recomputed_diff, recomputed))]
     return _entry(name, key, keyed, before.columns, after.columns, recomputed, computed, counts, lines)
 
 
@@ -618,8 +630,8 @@ def compare(previous: Package, current_dir: Path, current_descriptor: dict, limi
     as a multiset (the n-th copy matches the n-th copy). A removed row is carried whole (``registro``), as
     an added one is. ``resumo`` adds up what the sources changed and what was recomputed, apart.
 
-    ``done``: tables already compared whole, the same way (pipeline/release/routes.py ``compared``, before the
-    pages, for each page's feed): their entries are taken as made, their lists cut at ``limit``."""
+    ``done``: tables already compared the same way, at the same ``limit`` (pipeline/release/routes.py
+    ``compared``, before the pages, for each page's feed): their entries are taken as made."""
     streamed = streamed or {}
     done = done or {}  # table -> its entry, made by compare_streamed (pipeline/build/batches.py)
     computed = computed_tables() if computed is None else set(computed)
@@ -635,7 +647,7 @@ def compare(previous: Package, current_dir: Path, current_descriptor: dict, limi
             tables.append(entry)
             continue
         if name in done and name in now and name in before:
-            tables.append(_cut(done[name], limit))
+            tables.append(done[name])
             continue
         if name in now:
             path = current_dir / now[name]["path"]
@@ -657,16 +669,6 @@ def compare(previous: Package, current_dir: Path, current_descriptor: dict, limi
                     "atual": current_descriptor.get("version"),
                     "versao_anterior": previous.name, "versao_atual": _version_of(current_dir, current_descriptor),
                     "resumo": summary(tables), "tabelas": tables})
-
-
-def _cut(entry: dict, limit: int | None) -> dict:
-    """A whole entry (every row listed) as :func:`_compare_table` makes it with ``limit``."""
-    if limit is None:
-        return entry
-    lines = {k: rows[:limit] for k, rows in entry["linhas"].items()}
-    cut = {k: v for k, v in entry.items() if k not in ("linhas", "truncado", "situacao")}
-    truncated = any(len(lines[k]) < entry[k] for k in _LISTS)
-    return {**cut, "linhas": lines, **({"truncado": True} if truncated else {}), "situacao": entry["situacao"]}
 
 
 _VERSION_FIELDS = ("versao_anterior", "versao_atual")

@@ -38,11 +38,12 @@ import pandas as pd
 TABLES = ("horarios", "paralisacoes", "habilitacoes", "outorgas")
 INDEX = "mudancas-por-registro.json"  # beside /dados/versoes.json: the events each page's feed lists
 LIMIT = 20  # entries per page's feed
-# what the pages' feeds may weigh together in the Pages artifact (a tar: pipeline/publish/hosting.py), estimated
-# before they are written: a night that changes every line's timetable must not push the site over its host
-FEEDS_MAX_BYTES = 20 * 2**20
+# what the pages' feeds and their index may weigh together in the Pages artifact (a tar: pipeline/publish/hosting.py),
+# estimated before they are written: a night that changes every line's timetable must not push the site over its host
+FEEDS_MAX_BYTES = 24 * 2**20
 FEED_BYTES = 1600  # a feed without entries: title, subtitle naming its sources, rights, author (measured: 1.2-1.5 KB)
 ENTRY_BYTES = 420  # an entry's markup, id and dates, besides its title and summary
+INDEXED_BYTES = 120  # an event's keys, version, kind and date in the index, besides its texts and pages
 LISTED = 10  # departures named in one event (the rest counted)
 MAX_INDEX_BYTES = 32 * 1024 * 1024
 MAX_TEXT = 4000
@@ -134,22 +135,39 @@ def _covered(resource: dict | None) -> bool:
     return isinstance(cover, dict) and cover.get("situacao") == "coberta"
 
 
-def compared(previous, tables: dict[str, pd.DataFrame], descriptor: dict) -> dict[str, dict]:
-    """The change log's entry of each followed table that both releases cover, whole (every row listed):
-    the same comparison :func:`changes.compare` makes, which takes these entries as made (``done``)."""
+@dataclass
+class Compared:
+    """The followed tables compared with the previous release: each one's change-log entry, cut at the change
+    log's limit (:func:`changes.compare` takes them as made, ``done``), and every row of each change
+    (``changes._compare_table``'s ``rows``: the rows added and removed as frames), for the events."""
+    entries: dict[str, dict] = field(default_factory=dict)
+    rows: dict[str, dict] = field(default_factory=dict)
+
+
+def compared(previous, tables: dict[str, pd.DataFrame], descriptor: dict, limit: int | None) -> Compared:
+    """Each followed table that both releases cover, compared as :func:`changes.compare` compares it (the
+    published CSV's text, the same key and derived fields, ``limit`` rows listed per change)."""
     from .changes import _compare_table, derived_fields
 
     now = {r["name"]: r for r in descriptor["resources"]}
     before = {r["name"]: r for r in previous.descriptor.get("resources") or [] if isinstance(r, dict)}
-    entries = {}
+    found = Compared()
     for name in TABLES:
         if name not in tables or name not in previous.tables or not (_covered(now.get(name)) and _covered(before.get(name))):
             continue
         key = (now[name].get("schema") or {}).get("primaryKey") or []
-        entries[name] = _compare_table(name, previous.tables[name], _current_text(tables[name], now[name]),
-                                       [key] if isinstance(key, str) else list(key), None,
-                                       derived_fields(now[name], before[name]), False)
-    return entries
+        found.rows[name] = {}
+        found.entries[name] = _compare_table(name, previous.tables[name], _current_text(tables[name], now[name]),
+                                             [key] if isinstance(key, str) else list(key), limit,
+                                             derived_fields(now[name], before[name]), False, found.rows[name])
+    return found
+
+
+def _each(frame: pd.DataFrame):
+    """Each row of a frame of cells as {column: cell}, one at a time (a night may change a hundred thousand)."""
+    columns = list(frame.columns)
+    for cells in zip(*(frame[c].tolist() for c in columns)):
+        yield dict(zip(columns, cells))
 
 
 @dataclass
@@ -215,116 +233,133 @@ def _event(version: str, kind: str, day: str, dated_by: str, title: str, summary
             "titulo": title, "resumo": summary, "paginas": pages}
 
 
-def events(entries: dict[str, dict], pages: Pages, dating: Dating, version: str, label: Callable,
+def events(rows: dict[str, dict], pages: Pages, dating: Dating, version: str, label: Callable,
            place_key: Callable[[str, str], str], grants: dict[str, tuple[str, str]] | None = None,
            title: Callable[[str, str], str] = lambda table, column: column) -> list[dict]:
-    """Tonight's events from the followed tables' whole entries (:func:`compared`), naming tonight's pages;
-    ``label(table, column, value)`` and ``title(table, column)`` say a value and a column in pt-BR (the
+    """Tonight's events from every changed row of the followed tables (:attr:`Compared.rows`), naming tonight's
+    pages; ``label(table, column, value)`` and ``title(table, column)`` say a value and a column in pt-BR (the
     schema's); ``grants``: each outorga's line and carrier (:func:`grants_of`), which a changed row's key
-    does not give."""
+    does not give. Departures and paralyses make one event per line and kind of change, naming the first
+    :data:`LISTED` and counting the rest."""
     found: list[dict] = []
     grants = grants or {}
-    departures = entries.get("horarios")
-    if departures:
-        for kind, rows in (("partidas_incluidas", departures["linhas"]["incluidos"]),
-                           ("partidas_removidas", departures["linhas"]["removidos"])):
-            by_line: dict[str, list[dict]] = {}
-            for r in rows:
-                if r["registro"].get("transportadora_cnpj") not in pages.test_carriers:
-                    by_line.setdefault(r["registro"].get("linha_prefixo", ""), []).append(r["registro"])
-            for prefix, rows_of in sorted(by_line.items()):
-                rows_of.sort(key=lambda x: (x.get("sentido", ""), x.get("horario", ""), x.get("categoria", "")))
-                authorized = sorted(d for d in (x.get("data_autorizacao") or "" for x in rows_of) if _DAY.match(d))
-                if kind == "partidas_incluidas" and authorized:
-                    day, dated_by = authorized[-1], "data de autorização mais recente das partidas incluídas"
-                else:
-                    day, dated_by = dating.undated("horarios")
-                listed = "; ".join(_departure(x, label) for x in rows_of[:LISTED])
-                more = f"; e mais {len(rows_of) - LISTED}" if len(rows_of) > LISTED else ""
-                said = "incluída(s)" if kind == "partidas_incluidas" else "removida(s)"
-                found.append(_event(version, kind, day, dated_by,
-                                    f"Linha {prefix}: {len(rows_of)} partida(s) {said} no quadro de horários",
-                                    f"{listed}{more}.",
-                                    pages.of_line(prefix, [x.get("transportadora_cnpj") for x in rows_of])))
-    stopped = entries.get("paralisacoes")
-    if stopped:
-        for kind, rows in (("paralisacao_iniciada", stopped["linhas"]["incluidos"]),
-                           ("paralisacao_encerrada", stopped["linhas"]["removidos"])):
-            for r in rows:
-                row = r["registro"]
-                if row.get("transportadora_cnpj") in pages.test_carriers:
-                    continue
-                prefix = row.get("linha_prefixo", "")
-                a = (row.get("origem_municipio", ""), row.get("origem_uf", ""))
-                b = (row.get("destino_municipio", ""), row.get("destino_uf", ""))
-                stretch = f"{a[0]} ({a[1]}) → {b[0]} ({b[1]})"
-                since = row.get("data_paralisacao") or ""
-                if kind == "paralisacao_iniciada" and _DAY.match(since):
-                    day, dated_by = since, "data da paralisação"
-                    summary = f"Trecho {stretch} da linha {prefix}, paralisado desde {_br(since)}."
-                else:
-                    day, dated_by = dating.undated("paralisacoes")
-                    summary = (f"O trecho {stretch} da linha {prefix} (paralisado desde {_br(since)}) saiu da lista de "
-                               "serviços paralisados da fonte.")
-                pair = pages.pair.get((place_key(*a), place_key(*b)))
-                named = [pages.line.get(prefix), pages.carrier.get(row.get("transportadora_cnpj", "")), pair]
-                found.append(_event(version, kind, day, dated_by, f"Linha {prefix}: {TYPES[kind].lower()} ({stretch})",
-                                    summary, [u for u in dict.fromkeys(named) if u]))
-    licences = entries.get("habilitacoes")
-    if licences:
-        for kind, change in (("habilitacao_incluida", "incluidos"), ("habilitacao_removida", "removidos"),
-                             ("habilitacao_alterada", "alterados")):
-            for r in licences["linhas"][change]:
-                key = r["chave"]
-                cnpj, market = key.get("transportadora_cnpj", ""), key.get("mercado", "")
-                if cnpj in pages.test_carriers:
-                    continue
-                day, dated_by = dating.undated("habilitacoes")
-                market_said = label("habilitacoes", "mercado", market)
-                if change == "alterados":
-                    summary = "; ".join(_changed("habilitacoes", r["campos"], label, title))
-                else:
-                    row = r["registro"]
-                    summary = "; ".join(f"{title('habilitacoes', c)}: {_value('habilitacoes', c, row.get(c) or '', label)}"
-                                        for c in ("numero_tar", "vigencia", "situacao"))
-                found.append(_event(version, kind, day, dated_by, f"{TYPES[kind]} (mercado {market_said})",
-                                    f"{summary}.", [u for u in [pages.carrier.get(cnpj)] if u]))
-    changed_grants = entries.get("outorgas")
-    if changed_grants:
-        for kind, change in (("outorga_incluida", "incluidos"), ("outorga_removida", "removidos"),
-                             ("outorga_alterada", "alterados"), ("outorga_situacao", "recalculados")):
-            for r in changed_grants["linhas"][change]:
-                row = r.get("registro") or {}
-                ident = r["chave"].get("id", "")
-                fields = r.get("campos") or {}
-                recomputed = r.get("recalculados") or {}
-                if change == "recalculados" and "situacao" not in fields:
-                    continue  # a deadline's wording recomputed, the situation the same: nothing to follow
-                situation = (fields if change == "recalculados" else recomputed).get("situacao")
-                if change == "incluidos" and _DAY.match(row.get("inicio") or ""):
-                    day, dated_by = row["inicio"], "data de início da outorga"
-                elif change == "alterados" and _DAY.match((fields.get("extinta_em") or {}).get("depois") or ""):
-                    day, dated_by = fields["extinta_em"]["depois"], "data da extinção da outorga"
-                elif change == "recalculados":
-                    day, dated_by = dating.release.isoformat(), "data dos cálculos desta versão"
-                else:
-                    day, dated_by = dating.undated("outorgas")
-                said = _changed("outorgas", fields, label, title) if change == "alterados" else []
-                if situation:
-                    said += _changed("outorgas", {"situacao": situation}, label, title)
-                if change in ("incluidos", "removidos"):
-                    said = [f"{title('outorgas', c)}: {_value('outorgas', c, row.get(c) or '', label)}"
-                            for c in ("ato", "inicio", "situacao")]
-                prefix = row.get("linha_prefixo") or ""
-                cnpj = row.get("transportadora_cnpj") or ""
-                if change in ("alterados", "recalculados"):
-                    prefix, cnpj = grants.get(ident, (prefix, cnpj))
-                if cnpj in pages.test_carriers:
-                    continue
-                named = [pages.line.get(prefix), pages.carrier.get(cnpj)]
-                found.append(_event(version, kind, day, dated_by, f"Outorga {ident}: {TYPES[kind].lower()}",
-                                    "; ".join(said) + ".", [u for u in dict.fromkeys(named) if u]))
+    for kind, change in (("partidas_incluidas", "incluidos"), ("partidas_removidas", "removidos")):
+        by_line = _by_line(rows.get("horarios", {}).get(change), pages)
+        for prefix, rows_of in by_line.items():
+            rows_of.sort(key=lambda x: (x.get("sentido", ""), x.get("horario", ""), x.get("categoria", "")))
+            authorized = sorted(d for d in (x.get("data_autorizacao") or "" for x in rows_of) if _DAY.match(d))
+            if kind == "partidas_incluidas" and authorized:
+                day, dated_by = authorized[-1], "data de autorização mais recente das partidas incluídas"
+            else:
+                day, dated_by = dating.undated("horarios")
+            said = "incluída(s)" if kind == "partidas_incluidas" else "removida(s)"
+            found.append(_event(version, kind, day, dated_by,
+                                f"Linha {prefix}: {len(rows_of)} partida(s) {said} no quadro de horários",
+                                _listed([_departure(x, label) for x in rows_of]),
+                                pages.of_line(prefix, [x.get("transportadora_cnpj") for x in rows_of])))
+    for kind, change in (("paralisacao_iniciada", "incluidos"), ("paralisacao_encerrada", "removidos")):
+        by_line = _by_line(rows.get("paralisacoes", {}).get(change), pages)
+        for prefix, rows_of in by_line.items():
+            rows_of.sort(key=lambda x: (x.get("data_paralisacao", ""), x.get("origem_municipio", ""),
+                                        x.get("destino_municipio", "")), reverse=True)
+            since = sorted(d for d in (x.get("data_paralisacao") or "" for x in rows_of) if _DAY.match(d))
+            if kind == "paralisacao_iniciada" and since:
+                day, dated_by = since[-1], "data de paralisação mais recente"
+            else:
+                day, dated_by = dating.undated("paralisacoes")
+            stretches = [f"{x.get('origem_municipio', '')} ({x.get('origem_uf', '')}) → {x.get('destino_municipio', '')} "
+                         f"({x.get('destino_uf', '')}), paralisado desde {_br(x.get('data_paralisacao') or '')}"
+                         for x in rows_of]
+            pairs = [pages.pair.get((place_key(x.get("origem_municipio", ""), x.get("origem_uf", "")),
+                                     place_key(x.get("destino_municipio", ""), x.get("destino_uf", ""))))
+                     for x in rows_of]
+            named = [pages.line.get(prefix)] + [pages.carrier.get(c) for c in
+                                                sorted({x.get("transportadora_cnpj") or "" for x in rows_of})] + pairs
+            what = "trecho(s) paralisado(s)" if kind == "paralisacao_iniciada" else \
+                "trecho(s) fora da lista de serviços paralisados da fonte (paralisação encerrada)"
+            found.append(_event(version, kind, day, dated_by, f"Linha {prefix}: {len(rows_of)} {what}",
+                                _listed(stretches), [u for u in dict.fromkeys(named) if u]))
+    licences = rows.get("habilitacoes", {})
+    for kind, change in (("habilitacao_incluida", "incluidos"), ("habilitacao_removida", "removidos"),
+                         ("habilitacao_alterada", "alterados")):
+        changed = licences.get(change)
+        listed = changed if isinstance(changed, list) else [
+            {"chave": {"transportadora_cnpj": r.get("transportadora_cnpj", ""), "mercado": r.get("mercado", "")},
+             "registro": r} for r in (_each(changed) if changed is not None else ())]
+        for r in listed:
+            cnpj, market = r["chave"].get("transportadora_cnpj", ""), r["chave"].get("mercado", "")
+            if cnpj in pages.test_carriers or cnpj not in pages.carrier:
+                continue
+            day, dated_by = dating.undated("habilitacoes")
+            if change == "alterados":
+                summary = "; ".join(_changed("habilitacoes", r["campos"], label, title))
+            else:
+                summary = "; ".join(f"{title('habilitacoes', c)}: {_value('habilitacoes', c, r['registro'].get(c) or '', label)}"
+                                    for c in ("numero_tar", "vigencia", "situacao"))
+            found.append(_event(version, kind, day, dated_by,
+                                f"{TYPES[kind]} (mercado {label('habilitacoes', 'mercado', market)})",
+                                f"{summary}.", [pages.carrier[cnpj]]))
+    changed_grants = rows.get("outorgas", {})
+    for kind, change in (("outorga_incluida", "incluidos"), ("outorga_removida", "removidos"),
+                         ("outorga_alterada", "alterados"), ("outorga_situacao", "recalculados")):
+        listed = changed_grants.get(change)
+        if listed is None:
+            continue
+        if not isinstance(listed, list):
+            listed = [{"chave": {"id": r.get("id", "")}, "registro": r} for r in _each(listed)]
+        for r in listed:
+            found += _grant_event(r, kind, change, pages, dating, version, label, title, grants)
     return [e for e in found if e["paginas"]]
+
+
+def _by_line(frame: pd.DataFrame | None, pages: Pages) -> dict[str, list[dict]]:
+    """The rows of ``frame`` (added or removed) by line, in the order of the lines' prefixes; the test
+    company's left out."""
+    by_line: dict[str, list[dict]] = {}
+    for row in _each(frame) if frame is not None else ():
+        if row.get("transportadora_cnpj") not in pages.test_carriers:
+            by_line.setdefault(row.get("linha_prefixo", ""), []).append(row)
+    return dict(sorted(by_line.items()))
+
+
+def _listed(items: list[str]) -> str:
+    """The first :data:`LISTED` of ``items``, then how many more."""
+    more = f"; e mais {len(items) - LISTED}" if len(items) > LISTED else ""
+    return "; ".join(items[:LISTED]) + more + "."
+
+
+def _grant_event(r: dict, kind: str, change: str, pages: Pages, dating: Dating, version: str, label: Callable,
+                 title: Callable, grants: dict) -> list[dict]:
+    """An outorga's event (none for a recalculation that left its situation as it was)."""
+    row = r.get("registro") or {}
+    ident = r["chave"].get("id", "")
+    fields = r.get("campos") or {}
+    recomputed = r.get("recalculados") or {}
+    if change == "recalculados" and "situacao" not in fields:
+        return []  # a deadline's wording recomputed, the situation the same: nothing to follow
+    situation = (fields if change == "recalculados" else recomputed).get("situacao")
+    if change == "incluidos" and _DAY.match(row.get("inicio") or ""):
+        day, dated_by = row["inicio"], "data de início da outorga"
+    elif change == "alterados" and _DAY.match((fields.get("extinta_em") or {}).get("depois") or ""):
+        day, dated_by = fields["extinta_em"]["depois"], "data da extinção da outorga"
+    elif change == "recalculados":
+        day, dated_by = dating.release.isoformat(), "data dos cálculos desta versão"
+    else:
+        day, dated_by = dating.undated("outorgas")
+    said = _changed("outorgas", fields, label, title) if change == "alterados" else []
+    if situation:
+        said += _changed("outorgas", {"situacao": situation}, label, title)
+    if change in ("incluidos", "removidos"):
+        said = [f"{title('outorgas', c)}: {_value('outorgas', c, row.get(c) or '', label)}"
+                for c in ("ato", "inicio", "situacao")]
+    prefix, cnpj = row.get("linha_prefixo") or "", row.get("transportadora_cnpj") or ""
+    if change in ("alterados", "recalculados"):
+        prefix, cnpj = grants.get(ident, (prefix, cnpj))
+    if cnpj in pages.test_carriers:
+        return []
+    named = [pages.line.get(prefix), pages.carrier.get(cnpj)]
+    return [_event(version, kind, day, dated_by, f"Outorga {ident}: {TYPES[kind].lower()}",
+                   "; ".join(said) + ".", [u for u in dict.fromkeys(named) if u])]
 
 
 def grants_of(outorgas: pd.DataFrame | None) -> dict[str, tuple[str, str]]:
@@ -397,9 +432,33 @@ def _tar_bytes(size: int) -> int:
 
 
 def weight(by_page: dict[str, list[dict]]) -> int:
-    """What the pages' feeds will weigh in the Pages artifact, estimated from their entries' texts."""
-    return sum(_tar_bytes(FEED_BYTES + sum(ENTRY_BYTES + len(e["titulo"].encode()) + len(e["resumo"].encode())
-                                           for e in events)) for events in by_page.values())
+    """What the pages' feeds and their index (:func:`index`) will weigh in the Pages artifact, estimated from
+    the events' texts: each feed's share of a tar, and the index's (each event once, each page it names)."""
+    return _Weighing().add_all(by_page.items())
+
+
+class _Weighing:
+    """:func:`weight` added up page by page, each event counted once in the index."""
+
+    def __init__(self):
+        self.total = 2 * 512  # the index's header and its last block, at most
+        self.seen: set[str] = set()
+
+    def of(self, page: str, events: list[dict]) -> int:
+        feed = _tar_bytes(FEED_BYTES + sum(ENTRY_BYTES + len(e["titulo"].encode()) + len(e["resumo"].encode())
+                                           for e in events))
+        indexed = sum(INDEXED_BYTES + sum(len(e[k].encode()) for k in ("id", "titulo", "resumo", "datada_por"))
+                      for e in events if e["id"] not in self.seen)
+        return feed + indexed + len(events) * (len(page.encode()) + 3)
+
+    def add(self, page: str, events: list[dict], size: int) -> None:
+        self.total += size
+        self.seen.update(e["id"] for e in events)
+
+    def add_all(self, items) -> int:
+        for page, events in items:
+            self.add(page, events, self.of(page, events))
+        return self.total
 
 
 def fit(by_page: dict[str, list[dict]], budget: int = FEEDS_MAX_BYTES) -> tuple[dict[str, list[dict]], str | None]:
@@ -413,21 +472,33 @@ def fit(by_page: dict[str, list[dict]], budget: int = FEEDS_MAX_BYTES) -> tuple[
         fitted = {page: events[:limit] for page, events in by_page.items()}
     if weight(fitted) <= budget:
         return fitted, None if fitted is by_page else (
-            f"feeds das páginas com {limit} mudança(s) cada, as mais recentes: o total passaria de {budget} bytes")
-    kept, total = {}, 0
+            f"reduzidos a {limit} mudança(s) por página, as mais recentes: juntos passariam de {_mib(budget)}")
+    kept, weighing = {}, _Weighing()
     for page, events in sorted(fitted.items(), key=lambda x: (_newest_first(x[1][0]), x[0])):
-        size = weight({page: events})
-        if total + size > budget:
+        size = weighing.of(page, events)
+        if weighing.total + size > budget:
             break
-        kept[page], total = events, total + size
-    return kept, (f"{len(fitted) - len(kept)} feed(s) de páginas sem mudança recente não escrito(s): "
-                  f"o total passaria de {budget} bytes")
+        kept[page] = events
+        weighing.add(page, events, size)
+    return kept, (f"reduzidos à mudança mais recente de cada página, e {len(fitted) - len(kept)} feed(s) das "
+                  f"páginas que mudaram há mais tempo não escrito(s): juntos passariam de {_mib(budget)}")
+
+
+def _mib(n: int) -> str:
+    return f"{n / 2**20:.0f} MiB" if n >= 2**20 else f"{n} bytes"
 
 
 def index(by_page: dict[str, list[dict]]) -> dict:
-    """``dados/mudancas-por-registro.json``: every event some page's feed lists, newest first."""
-    listed = {e["id"]: e for entries in by_page.values() for e in entries}
-    return {"eventos": sorted(listed.values(), key=_newest_first)}
+    """``dados/mudancas-por-registro.json``: every event some page's feed lists, newest first, each naming the
+    pages whose feed lists it (an event below a page's latest :data:`LIMIT` never comes back to it)."""
+    listed: dict[str, dict] = {}
+    pages: dict[str, set[str]] = {}
+    for page, events in by_page.items():
+        for e in events:
+            listed.setdefault(e["id"], e)
+            pages.setdefault(e["id"], set()).add(page)
+    return {"eventos": [{**e, "paginas": [p for p in e["paginas"] if p in pages[e["id"]]]}
+                        for e in sorted(listed.values(), key=_newest_first)]}
 
 
 def write_index(out: Path, by_page: dict[str, list[dict]]) -> Path:
