@@ -21,6 +21,7 @@ from test_feeds_rfc4287 import bozo, problems
 from pipeline.build import build
 from pipeline.contract.settings import Settings
 from pipeline.release import routes
+from pipeline.site.feeds import entry_sizes
 from pipeline.site.links import broken_links
 
 A = "{http://www.w3.org/2005/Atom}"
@@ -198,25 +199,33 @@ def by_page(site: Path) -> dict[str, list[dict]]:
     return pages
 
 
-def test_the_feeds_and_their_index_weight_is_estimated_before_they_are_written_without_underestimating(nights):
+def measured(site: Path):
+    """``routes.fit``'s measure of each page's feed, read from the feed the build wrote."""
+    return lambda page, events: entry_sizes((site / page.strip("/") / "mudancas.atom.xml").read_bytes())
+
+
+def test_the_feeds_and_their_index_are_weighed_before_they_are_written(nights):
     for site in nights[1:]:
+        pages = by_page(site)
         paths = [site / p for p in feeds_of(site)] + [site / "dados" / routes.INDEX]
         actual = sum(512 + -(-p.stat().st_size // 512) * 512 for p in paths)  # their share of a tar
-        estimated = routes.weight(by_page(site))
-        assert actual <= estimated <= 1.5 * actual, (site.name, actual, estimated)
+        estimated = routes.weight(pages, measured(site))
+        assert actual <= estimated <= actual + 1024 + 512 * len(pages), (site.name, actual, estimated)
+        sizes = [entry_sizes((site / p).read_bytes()) for p in feeds_of(site)]
+        assert [fixed + sum(each) for fixed, each in sizes] == [(site / p).stat().st_size for p in feeds_of(site)]
 
 
 def test_feeds_over_their_share_of_the_host_keep_the_newest_entries_then_the_newest_pages(nights):
-    pages = by_page(nights[2])
-    full = routes.weight(pages)
-    assert routes.fit(pages, full) == (pages, None)
+    pages, measure = by_page(nights[2]), measured(nights[2])
+    full = routes.weight(pages, measure)
+    assert routes.fit(pages, measure, full) == (pages, None)
     line = f"/linhas/{LINE}/"
     assert len(pages[line]) >= 4
-    fitted, said = routes.fit(pages, full - 1)
+    fitted, said = routes.fit(pages, measure, full - 1)
     assert all(events == pages[p][:len(events)] for p, events in fitted.items())
     assert max(len(v) for v in fitted.values()) < len(pages[line]) and "mudança(s) por página, as mais recentes" in said
-    one_each = routes.weight({p: v[:1] for p, v in pages.items()})
-    fitted, said = routes.fit(pages, one_each - 1)
+    one_each = routes.weight({p: v[:1] for p, v in pages.items()}, measure)
+    fitted, said = routes.fit(pages, measure, one_each - 1)
     assert len(fitted) == len(pages) - 1 and "não escrito(s)" in said
     oldest = max(pages, key=lambda p: (routes._newest_first(pages[p][0]), p))
     assert oldest not in fitted

@@ -169,8 +169,8 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             with progress.stage("páginas"):
                 site = SiteData.build(derived, schema, report, published.descriptor, published.lines)
                 # what changed of each line, carrier and pair since the previous release: each page's feed
-                done, followed, titles, feeds_cut = _follow(previous, derived, published.descriptor, site, version,
-                                                            settings)
+                done, followed, record_feeds, feeds_cut = _follow(previous, derived, published.descriptor, site,
+                                                                  version, settings)
                 site.record_feeds = {page: feeds.record_feed(page) for page in followed}
                 memory.give_back()  # before the page workers fork
                 gc.freeze()
@@ -180,8 +180,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                 search_pages = Path(search_folder) if settings.search_index else None
                 rendered = render(site, settings, staging, search_pages)
                 feeds.write(staging, site, settings.site_url, settings.as_of, base_path=settings.base_path)
-                feeds.write_records(staging, site, followed, titles, settings.site_url, settings.as_of,
-                                    base_path=settings.base_path)
+                record_feeds.write(staging, followed)
                 routes.write_index(staging / "dados", followed)
             with progress.stage("downloads (em paralelo)"):
                 try:
@@ -216,10 +215,10 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
 
 
 def _follow(previous, derived: Derived, descriptor: dict, site: SiteData, version: str,
-            settings: Settings) -> tuple[dict[str, dict], dict[str, list[dict]], dict[str, str], str | None]:
+            settings: Settings) -> tuple[dict[str, dict], dict[str, list[dict]], feeds.RecordFeeds, str | None]:
     """The followed tables compared whole with the previous release (pipeline/release/routes.py), and each of
     tonight's pages with the latest events that name it: tonight's and those the previous site carried, all
-    the feeds within their share of the host (``routes.fit``); each page's title, for its feed; what was cut."""
+    the feeds within their share of the host (``routes.fit``); the feeds' writer; what was cut."""
     from ..places import resolve
     from ..site import label
 
@@ -236,8 +235,9 @@ def _follow(previous, derived: Derived, descriptor: dict, site: SiteData, versio
                                 lambda name, uf: resolve(name, uf).chave, routes.grants_of(derived.tables.get("outorgas")),
                                 lambda t, c: site.schema.tables[t].field(c).get("title") or c)
     carried = routes.read_carried(settings.previous)
-    followed, cut = routes.fit(routes.merged(carried, tonight, pages.exists))
-    return found.entries, followed, pages.titles, cut
+    record_feeds = feeds.RecordFeeds(site, pages.titles, settings.site_url, settings.as_of, base_path=settings.base_path)
+    followed, cut = routes.fit(routes.merged(carried, tonight, pages.exists), record_feeds.measure)
+    return found.entries, followed, record_feeds, cut
 
 
 def _output_settings(settings: Settings) -> dict:

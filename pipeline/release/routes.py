@@ -41,9 +41,6 @@ LIMIT = 20  # entries per page's feed
 # what the pages' feeds and their index may weigh together in the Pages artifact (a tar: pipeline/publish/hosting.py),
 # estimated before they are written: a night that changes every line's timetable must not push the site over its host
 FEEDS_MAX_BYTES = 24 * 2**20
-FEED_BYTES = 1600  # a feed without entries: title, subtitle naming its sources, rights, author (measured: 1.2-1.5 KB)
-ENTRY_BYTES = 420  # an entry's markup, id and dates, besides its title and summary
-INDEXED_BYTES = 120  # an event's keys, version, kind and date in the index, besides its texts and pages
 LISTED = 10  # departures named in one event (the rest counted)
 MAX_INDEX_BYTES = 32 * 1024 * 1024
 MAX_TEXT = 4000
@@ -431,49 +428,59 @@ def _tar_bytes(size: int) -> int:
     return 512 + -(-size // 512) * 512
 
 
-def weight(by_page: dict[str, list[dict]]) -> int:
-    """What the pages' feeds and their index (:func:`index`) will weigh in the Pages artifact, estimated from
-    the events' texts: each feed's share of a tar, and the index's (each event once, each page it names)."""
-    return _Weighing().add_all(by_page.items())
+Measure = Callable[[str, list[dict]], tuple[int, list[int]]]  # (page, events) -> (feed but entries, each entry)
+
+
+def weight(by_page: dict[str, list[dict]], measure: Measure) -> int:
+    """What the pages' feeds and their index (:func:`index`) weigh in the Pages artifact: each feed's share
+    of a tar, as ``measure`` gives its bytes (pipeline/site/feeds.py ``RecordFeeds.measure``), and the index's
+    (each event once, each page that lists it)."""
+    return _weigh(by_page, {page: measure(page, events) for page, events in by_page.items()})
+
+
+def _weigh(by_page: dict[str, list[dict]], measured: dict[str, tuple[int, list[int]]]) -> int:
+    weighing = _Weighing(measured)
+    for page, events in by_page.items():
+        weighing.add(page, events)
+    return weighing.total
 
 
 class _Weighing:
     """:func:`weight` added up page by page, each event counted once in the index."""
 
-    def __init__(self):
-        self.total = 2 * 512  # the index's header and its last block, at most
+    def __init__(self, measured: dict[str, tuple[int, list[int]]]):
+        self.measured = measured
+        self.total = 2 * 512 + len(b'{"eventos":[]}\n')  # the index's header, its last block, its frame
         self.seen: set[str] = set()
 
     def of(self, page: str, events: list[dict]) -> int:
-        feed = _tar_bytes(FEED_BYTES + sum(ENTRY_BYTES + len(e["titulo"].encode()) + len(e["resumo"].encode())
-                                           for e in events))
-        indexed = sum(INDEXED_BYTES + sum(len(e[k].encode()) for k in ("id", "titulo", "resumo", "datada_por"))
+        fixed, entries = self.measured[page]
+        feed = _tar_bytes(fixed + sum(entries[:len(events)]) + 4)  # 4: the count's digits, give or take
+        indexed = sum(len(json.dumps({**e, "paginas": []}, ensure_ascii=False, separators=(",", ":")).encode()) + 1
                       for e in events if e["id"] not in self.seen)
-        return feed + indexed + len(events) * (len(page.encode()) + 3)
+        listed = sum(len(json.dumps(page).encode()) + 1 for _ in events)
+        return feed + indexed + listed
 
-    def add(self, page: str, events: list[dict], size: int) -> None:
-        self.total += size
+    def add(self, page: str, events: list[dict], size: int | None = None) -> None:
+        self.total += self.of(page, events) if size is None else size
         self.seen.update(e["id"] for e in events)
 
-    def add_all(self, items) -> int:
-        for page, events in items:
-            self.add(page, events, self.of(page, events))
-        return self.total
 
-
-def fit(by_page: dict[str, list[dict]], budget: int = FEEDS_MAX_BYTES) -> tuple[dict[str, list[dict]], str | None]:
+def fit(by_page: dict[str, list[dict]], measure: Measure,
+        budget: int = FEEDS_MAX_BYTES) -> tuple[dict[str, list[dict]], str | None]:
     """``by_page`` within ``budget`` (:func:`weight`): fewer entries per feed (halved, down to one), then, if
     still over, the feeds of the pages whose latest change is oldest left out; with what was cut, in pt-BR
-    (None when nothing was)."""
+    (None when nothing was). Each feed is rendered once, by ``measure``."""
+    measured = {page: measure(page, events) for page, events in by_page.items()}
     limit = max((len(v) for v in by_page.values()), default=0)
     fitted = by_page
-    while limit > 1 and weight(fitted) > budget:
+    while limit > 1 and _weigh(fitted, measured) > budget:
         limit //= 2
         fitted = {page: events[:limit] for page, events in by_page.items()}
-    if weight(fitted) <= budget:
+    if _weigh(fitted, measured) <= budget:
         return fitted, None if fitted is by_page else (
             f"reduzidos a {limit} mudança(s) por página, as mais recentes: juntos passariam de {_mib(budget)}")
-    kept, weighing = {}, _Weighing()
+    kept, weighing = {}, _Weighing(measured)
     for page, events in sorted(fitted.items(), key=lambda x: (_newest_first(x[1][0]), x[0])):
         size = weighing.of(page, events)
         if weighing.total + size > budget:

@@ -503,47 +503,74 @@ def record_feed(page: str) -> str:
     return page + RECORD_FEED
 
 
-def write_records(out: Path, data, by_page: dict[str, list[dict]], titles: dict[str, str], site_url: str,
-                  as_of: date, *, base_path: str = "") -> list[str]:
-    """The feed of each page of ``by_page`` (pipeline/release/routes.py ``merged``: a line's, a carrier's, a
-    pair of places' page with the events that name it, newest first), written beside the page; a page
-    without an event has none. Each entry is an event of the change log, dated by its source (said in its
-    summary) and linking to the page; its id names the page and the event, so it never changes."""
-    from ..release.routes import TABLES, TYPES
+def entry_sizes(rendered: bytes) -> tuple[int, list[int]]:
+    """A feed's bytes but its entries', and each entry's (the end of the feed counted with the rest)."""
+    parts = rendered.split(b"<entry>")  # the texts are escaped: only the markup opens an entry
+    if len(parts) == 1:
+        return len(rendered), []
+    entries = [len(p) + len(b"<entry>") for p in parts[1:]]
+    entries[-1] -= len(b"</feed>\n")  # the feed's end, after its last entry
+    return len(parts[0]) + len(b"</feed>\n"), entries
 
-    href, unique = _addresses(site_url, base_path, data.schema.descriptor.get("name", ""))
-    fictional = bool(getattr(data, "fictional", False)) or _fictional(data.descriptor)
-    coverage = data.coverage
-    ids = [i for t in TABLES for i in (coverage.tables.get(t, []) if coverage is not None else [])]
-    sources = _descriptor_sources(data.descriptor, ids)
-    name = data.descriptor.get("title") or data.schema.descriptor.get("title") or PORTAL
-    written = []
-    for page, events in sorted(by_page.items()):
-        if not events:
-            continue
+
+class RecordFeeds:
+    """The feed of each page whose line, carrier or pair of places changed (pipeline/release/routes.py: the page
+    with the events that name it, newest first), written beside the page, titled after ``titles``
+    (``routes.Pages``); a page without an event has none. Each entry is an event of the change log, dated by
+    its source (said in its summary) and linking to the page; its id names the page and the event, so it
+    never changes. :meth:`measure` gives a feed's bytes before it is written, for ``routes.fit``."""
+
+    def __init__(self, data, titles: dict[str, str], site_url: str, as_of: date, *, base_path: str = ""):
+        from ..release.routes import TABLES
+
+        self.titles, self.site_url, self.as_of = titles, site_url, as_of
+        self.href, self.unique = _addresses(site_url, base_path, data.schema.descriptor.get("name", ""))
+        self.fictional = bool(getattr(data, "fictional", False)) or _fictional(data.descriptor)
+        coverage = data.coverage
+        ids = [i for t in TABLES for i in (coverage.tables.get(t, []) if coverage is not None else [])]
+        self.sources = _descriptor_sources(data.descriptor, ids)
+        self.licences = data.descriptor.get("licenses")
+        self.name = data.descriptor.get("title") or data.schema.descriptor.get("title") or PORTAL
+
+    def render(self, page: str, events: list[dict]) -> bytes:
+        from ..release.routes import TYPES
+
         subtitle = " ".join(x for x in (
-            f"{FICTIONAL_LABEL}." if fictional else "",
+            f"{FICTIONAL_LABEL}." if self.fictional else "",
             f"O que mudou desta página entre versões dos dados abertos (partidas incluídas ou removidas, paralisações "
             f"iniciadas ou encerradas, habilitações e outorgas cuja situação mudou): {numero(len(events))} "
             "mudança(s), da mais recente à mais antiga pela data da fonte.",
-            _sources_sentence(sources), f"Data dos cálculos desta versão: {data_br(as_of)}.") if x)
-        path = record_feed(page).lstrip("/")
-        atom = _Feed(title=f"Mudanças: {_line(titles.get(page, page))} — {_line(name)}", link=href(page),
+            _sources_sentence(self.sources), f"Data dos cálculos desta versão: {data_br(self.as_of)}.") if x)
+        path = record_feed(page)
+        atom = _Feed(title=f"Mudanças: {_line(self.titles.get(page, page))} — {_line(self.name)}", link=self.href(page),
                      description=_text(subtitle), language="pt-BR", author_name=PORTAL,
-                     author_link=site_url.rstrip("/") + "/" if site_url else None,
-                     feed_url=href("/" + path), feed_guid=unique("/" + path),
-                     feed_copyright=_rights(sources, data.descriptor.get("licenses")),
-                     updated=max(_moment(date.fromisoformat(e["data"])) for e in events))
+                     author_link=self.site_url.rstrip("/") + "/" if self.site_url else None,
+                     feed_url=self.href(path), feed_guid=self.unique(path),
+                     feed_copyright=_rights(self.sources, self.licences),
+                     updated=max((_moment(date.fromisoformat(e["data"])) for e in events), default=_moment(self.as_of)))
         for e in events:
             when = _moment(date.fromisoformat(e["data"]))
             summary = (f"{e['resumo']} Datada pela {e['datada_por']} ({data_br(date.fromisoformat(e['data']))}); "
                        f"versão dos dados {e['versao']}.")
-            atom.add_item(title=_line(e["titulo"]), link=href(page), description=_summary(summary, fictional),
-                          unique_id=unique(f"{page}#mudanca-{e['id'].replace('/', '-')}"),
+            atom.add_item(title=_line(e["titulo"]), link=self.href(page), description=_summary(summary, self.fictional),
+                          unique_id=self.unique(f"{page}#mudanca-{e['id'].replace('/', '-')}"),
                           pubdate=when, updateddate=when, categories=[TYPES[e["tipo"]]])
-        target = out / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes((atom.writeString("utf-8") + "\n").encode("utf-8"))
-        written.append(path)
-    return written
+        return (atom.writeString("utf-8") + "\n").encode("utf-8")
 
+    def measure(self, page: str, events: list[dict]) -> tuple[int, list[int]]:
+        """The bytes of the page's feed but its entries, and each entry's, read from the feed rendered once:
+        the feed of the first ``k`` events weighs the first plus the first ``k`` of the others (give or take
+        the digits of its count)."""
+        return entry_sizes(self.render(page, events))
+
+    def write(self, out: Path, by_page: dict[str, list[dict]]) -> list[str]:
+        written = []
+        for page, events in sorted(by_page.items()):
+            if not events:
+                continue
+            path = record_feed(page).lstrip("/")
+            target = out / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(self.render(page, events))
+            written.append(path)
+        return written
