@@ -1,25 +1,27 @@
 """What changed of each line, carrier and pair of places between two releases: the change log's rows
-(pipeline/release/changes.py, the same comparison of the published CSVs, whole rather than cut at
-``CHANGES_LISTED``) read as the events a passenger or a journalist follows, each page's Atom feed
-(pipeline/site/feeds.py ``write_records``):
+(pipeline/release/changes.py, the same comparison of the published CSVs, with every changed row kept beside
+the entry cut at ``CHANGES_LISTED``) read as the events a passenger or a journalist follows, each page's Atom
+feed (pipeline/site/feeds.py ``RecordFeeds``):
 
-- departures added or removed (``horarios``), one event per line and release for each;
-- a paralysis begun or ended (``paralisacoes``), one per stretch;
+- departures added or removed (``horarios``), one event per line, release and kind;
+- stretches paralysed or no longer listed as paralysed (``paralisacoes``), one event per line, release and kind;
 - a licence (``habilitacoes``) included, removed or changed, one per carrier and market;
 - an outorga included, removed, or whose stated fields or situation changed (``outorgas``).
 
-A table is followed only where both releases cover it (``x-cobertura``): rows of a table the previous release
-had no source for are unknown, not new. The test company's rows are never followed.
+An event about many rows names the first :data:`LISTED` and counts the rest. A table is followed only where
+both releases cover it (``x-cobertura``): rows of a table the previous release had no source for are unknown,
+not new. The test company's rows are never followed.
 
-Each event is dated by the source: a paralysis by its date, departures added by their latest authorization
-date, an outorga by its start or extinction; where the source gives no date of the change (a departure or a
-paralysis gone, a licence changed), by the date the source's file states in the descriptor when it states a
-day, else by the release's date; the summary says which.
+Each event is dated by the source: paralysed stretches by the latest paralysis date, departures added by their
+latest authorization date, an outorga by its start or extinction; where the source gives no date of the change
+(departures or paralyses gone, a licence changed), by the date the source's file states in the descriptor when
+it states a day, else by the release's date; the summary says which.
 
 An event names the pages it concerns (``paginas``): its line's, each carrier's, and each pair of places whose
-answer lists the line (a paralysis: the pair of its stretch). Events of earlier releases are carried from the
-previous site's ``dados/mudancas-por-registro.json`` (as ``versoes.json`` is, pipeline/release/versions.py):
-each page keeps its :data:`LIMIT` latest, and a page that is not in tonight's site loses its own.
+answer lists the line (paralysed stretches: the pairs of those stretches). Events of earlier releases are
+carried from the previous site's ``dados/mudancas-por-registro.json`` (as ``versoes.json`` is,
+pipeline/release/versions.py): each page keeps its :data:`LIMIT` latest, a page that is not in tonight's site
+loses its own, and all the feeds with their index are fitted under :data:`FEEDS_MAX_BYTES` (:func:`fit`).
 """
 
 from __future__ import annotations
@@ -39,9 +41,9 @@ TABLES = ("horarios", "paralisacoes", "habilitacoes", "outorgas")
 INDEX = "mudancas-por-registro.json"  # beside /dados/versoes.json: the events each page's feed lists
 LIMIT = 20  # entries per page's feed
 # what the pages' feeds and their index may weigh together in the Pages artifact (a tar: pipeline/publish/hosting.py),
-# estimated before they are written: a night that changes every line's timetable must not push the site over its host
+# measured before they are written: a night that changes every line's timetable must not push the site over its host
 FEEDS_MAX_BYTES = 24 * 2**20
-LISTED = 10  # departures named in one event (the rest counted)
+LISTED = 10  # departures or stretches named in one event (the rest counted)
 MAX_INDEX_BYTES = 32 * 1024 * 1024
 MAX_TEXT = 4000
 MAX_PAGES = 5000  # pages one event names (a line's pairs of places)
