@@ -224,7 +224,7 @@ def _follow(previous, derived: Derived, descriptor: dict, site: SiteData, versio
 
     found = routes.Compared()
     tonight: list[dict] = []
-    pages = routes.Pages.of(site)
+    pages = feeds.record_pages(site)
     if previous is not None:
         try:
             found = routes.compared(previous, derived.tables, descriptor, CHANGES_LISTED)

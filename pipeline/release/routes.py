@@ -74,40 +74,15 @@ _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 
 @dataclass
 class Pages:
-    """Tonight's pages an event may name, from the site's records: each line's, each carrier's, each pair of
-    places' answer (by the places' keys), the pairs whose answer lists a line, and each page's title."""
+    """Tonight's pages an event may name, from the site's records (pipeline/site/feeds.py ``record_pages``):
+    each line's, each carrier's, each pair of places' answer (by the places' keys), the pairs whose answer
+    lists a line, and each page's title."""
     line: dict[str, str] = field(default_factory=dict)  # prefix -> /linhas/<slug>/
     carrier: dict[str, str] = field(default_factory=dict)  # CNPJ -> /transportadoras/<cnpj>/
     pair: dict[tuple[str, str], str] = field(default_factory=dict)  # (place key, place key) -> its answer's URL
     pairs_of_line: dict[str, list[str]] = field(default_factory=dict)
     titles: dict[str, str] = field(default_factory=dict)  # page URL -> what its feed is titled after
     test_carriers: set[str] = field(default_factory=set)  # the export's test company: never followed
-
-    @classmethod
-    def of(cls, data) -> Pages:
-        from ..site import urls
-        from ..site.cities import is_test_carrier
-
-        pages = cls()
-        for line in data.records.get("linha", []):
-            pages.line[line["prefixo"]] = line["url"]
-            pages.titles[line["url"]] = f"Linha {line['prefixo']}" + (
-                f" — {line['descricao']}" if line.get("descricao") else "")
-        for carrier in data.records.get("transportadora", []):
-            if is_test_carrier(carrier):
-                pages.test_carriers.add(carrier["cnpj"])
-                continue
-            pages.carrier[carrier["cnpj"]] = carrier["url"]
-            pages.titles[carrier["url"]] = str(carrier.get("razao_social") or carrier["cnpj"])
-        for city in data.records.get("cidade", []):
-            for answer in city["destinos"]:
-                other = answer["outra"]
-                url = urls.pair(city, other)
-                pages.pair[(city["chave"], other["chave"])] = url
-                pages.titles[url] = f"{city['nome']} ({city['uf']}) → {other['nome']} ({other['uf']})"
-                for item in list(answer["linhas"]) + list(answer["paralisadas"]):
-                    pages.pairs_of_line.setdefault(item["linha"]["prefixo"], []).append(url)
-        return pages
 
     def exists(self, url: str) -> bool:
         return url in self.titles

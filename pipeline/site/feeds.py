@@ -503,6 +503,35 @@ def record_feed(page: str) -> str:
     return page + RECORD_FEED
 
 
+def record_pages(data):
+    """The pages an event of what changed may name (pipeline/release/routes.py ``Pages``), from the site's
+    records: each line's, each carrier's but the test company's (whose rows are never followed), each pair of
+    places' answer, the pairs whose answer lists a line (served or paralysed), and each page's title."""
+    from ..release.routes import Pages
+    from .cities import is_test_carrier
+
+    pages = Pages()
+    for line in data.records.get("linha", []):
+        pages.line[line["prefixo"]] = line["url"]
+        pages.titles[line["url"]] = f"Linha {line['prefixo']}" + (
+            f" — {line['descricao']}" if line.get("descricao") else "")
+    for carrier in data.records.get("transportadora", []):
+        if is_test_carrier(carrier):
+            pages.test_carriers.add(carrier["cnpj"])
+            continue
+        pages.carrier[carrier["cnpj"]] = carrier["url"]
+        pages.titles[carrier["url"]] = str(carrier.get("razao_social") or carrier["cnpj"])
+    for city in data.records.get("cidade", []):
+        for answer in city["destinos"]:
+            other = answer["outra"]
+            url = urls.pair(city, other)
+            pages.pair[(city["chave"], other["chave"])] = url
+            pages.titles[url] = f"{city['nome']} ({city['uf']}) → {other['nome']} ({other['uf']})"
+            for item in list(answer["linhas"]) + list(answer["paralisadas"]):
+                pages.pairs_of_line.setdefault(item["linha"]["prefixo"], []).append(url)
+    return pages
+
+
 def entry_sizes(rendered: bytes) -> tuple[int, list[int]]:
     """A feed's bytes but its entries', and each entry's (the end of the feed counted with the rest)."""
     parts = rendered.split(b"<entry>")  # the texts are escaped: only the markup opens an entry
