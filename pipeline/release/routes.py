@@ -256,11 +256,7 @@ def events(rows: dict[str, dict], pages: Pages, dating: Dating, version: str, la
     licences = rows.get("habilitacoes", {})
     for kind, change in (("habilitacao_incluida", "incluidos"), ("habilitacao_removida", "removidos"),
                          ("habilitacao_alterada", "alterados")):
-        changed = licences.get(change)
-        listed = changed if isinstance(changed, list) else [
-            {"chave": {"transportadora_cnpj": r.get("transportadora_cnpj", ""), "mercado": r.get("mercado", "")},
-             "registro": r} for r in (_each(changed) if changed is not None else ())]
-        for r in listed:
+        for r in _changes(licences.get(change), ("transportadora_cnpj", "mercado")):
             cnpj, market = r["chave"].get("transportadora_cnpj", ""), r["chave"].get("mercado", "")
             if cnpj in pages.test_carriers or cnpj not in pages.carrier:
                 continue
@@ -276,14 +272,17 @@ def events(rows: dict[str, dict], pages: Pages, dating: Dating, version: str, la
     changed_grants = rows.get("outorgas", {})
     for kind, change in (("outorga_incluida", "incluidos"), ("outorga_removida", "removidos"),
                          ("outorga_alterada", "alterados"), ("outorga_situacao", "recalculados")):
-        listed = changed_grants.get(change)
-        if listed is None:
-            continue
-        if not isinstance(listed, list):
-            listed = [{"chave": {"id": r.get("id", "")}, "registro": r} for r in _each(listed)]
-        for r in listed:
+        for r in _changes(changed_grants.get(change), ("id",)):
             found += _grant_event(r, kind, change, pages, dating, version, label, title, grants)
     return [e for e in found if e["paginas"]]
+
+
+def _changes(changed, key: tuple[str, ...]) -> list[dict]:
+    """A change of :attr:`Compared.rows` as the change log lists it: the rows changed or recomputed as they
+    are, the rows added or removed (a frame) each as ``{"chave": {...}, "registro": {...}}``; [] for none."""
+    if changed is None or isinstance(changed, list):
+        return changed or []
+    return [{"chave": {k: r.get(k, "") for k in key}, "registro": r} for r in _each(changed)]
 
 
 def _by_line(frame: pd.DataFrame | None, pages: Pages) -> dict[str, list[dict]]:
@@ -415,8 +414,9 @@ def weight(by_page: dict[str, list[dict]], measure: Measure) -> int:
     return _weigh(by_page, {page: measure(page, events) for page, events in by_page.items()})
 
 
-def _weigh(by_page: dict[str, list[dict]], measured: dict[str, tuple[int, list[int]]]) -> int:
-    weighing = _Weighing(measured)
+def _weigh(by_page: dict[str, list[dict]], measured: dict[str, tuple[int, list[int]]],
+           indexed: dict[str, int] | None = None) -> int:
+    weighing = _Weighing(measured, indexed)
     for page, events in by_page.items():
         weighing.add(page, events)
     return weighing.total
@@ -425,16 +425,23 @@ def _weigh(by_page: dict[str, list[dict]], measured: dict[str, tuple[int, list[i
 class _Weighing:
     """:func:`weight` added up page by page, each event counted once in the index."""
 
-    def __init__(self, measured: dict[str, tuple[int, list[int]]]):
+    def __init__(self, measured: dict[str, tuple[int, list[int]]], indexed: dict[str, int] | None = None):
         self.measured = measured
+        self.indexed = {} if indexed is None else indexed  # an event's bytes in the index but its pages, by id
         self.total = 2 * 512 + len(b'{"eventos":[]}\n')  # the index's header, its last block, its frame
         self.seen: set[str] = set()
+
+    def _indexed(self, e: dict) -> int:
+        size = self.indexed.get(e["id"])
+        if size is None:
+            size = self.indexed[e["id"]] = len(json.dumps({**e, "paginas": []}, ensure_ascii=False,
+                                                          separators=(",", ":")).encode()) + 1
+        return size
 
     def of(self, page: str, events: list[dict]) -> int:
         fixed, entries = self.measured[page]
         feed = _tar_bytes(fixed + sum(entries[:len(events)]) + 4)  # 4: the count's digits, give or take
-        indexed = sum(len(json.dumps({**e, "paginas": []}, ensure_ascii=False, separators=(",", ":")).encode()) + 1
-                      for e in events if e["id"] not in self.seen)
+        indexed = sum(self._indexed(e) for e in events if e["id"] not in self.seen)
         listed = sum(len(json.dumps(page).encode()) + 1 for _ in events)
         return feed + indexed + listed
 
@@ -449,15 +456,18 @@ def fit(by_page: dict[str, list[dict]], measure: Measure,
     still over, the feeds of the pages whose latest change is oldest left out; with what was cut, in pt-BR
     (None when nothing was). Each feed is rendered once, by ``measure``."""
     measured = {page: measure(page, events) for page, events in by_page.items()}
+    indexed: dict[str, int] = {}  # each event's bytes in the index, measured once for every weighing below
     limit = max((len(v) for v in by_page.values()), default=0)
     fitted = by_page
-    while limit > 1 and _weigh(fitted, measured) > budget:
+    total = _weigh(fitted, measured, indexed)
+    while limit > 1 and total > budget:
         limit //= 2
         fitted = {page: events[:limit] for page, events in by_page.items()}
-    if _weigh(fitted, measured) <= budget:
+        total = _weigh(fitted, measured, indexed)
+    if total <= budget:
         return fitted, None if fitted is by_page else (
             f"reduzidos a {limit} mudança(s) por página, as mais recentes: juntos passariam de {_mib(budget)}")
-    kept, weighing = {}, _Weighing(measured)
+    kept, weighing = {}, _Weighing(measured, indexed)
     for page, events in sorted(fitted.items(), key=lambda x: (_newest_first(x[1][0]), x[0])):
         size = weighing.of(page, events)
         if weighing.total + size > budget:

@@ -560,6 +560,7 @@ class RecordFeeds:
         self.sources = _descriptor_sources(data.descriptor, ids)
         self.licences = data.descriptor.get("licenses")
         self.name = data.descriptor.get("title") or data.schema.descriptor.get("title") or PORTAL
+        self.measured: dict[str, tuple[list[dict], bytes]] = {}  # page -> the events measured, their feed
 
     def render(self, page: str, events: list[dict]) -> bytes:
         from ..release.routes import TYPES
@@ -589,10 +590,13 @@ class RecordFeeds:
     def measure(self, page: str, events: list[dict]) -> tuple[int, list[int]]:
         """The bytes of the page's feed but its entries, and each entry's, read from the feed rendered once:
         the feed of the first ``k`` events weighs the first plus the first ``k`` of the others (give or take
-        the digits of its count)."""
-        return entry_sizes(self.render(page, events))
+        the digits of its count). The feed is kept, to be written as it is if its events are not cut."""
+        rendered = self.render(page, events)
+        self.measured[page] = (events, rendered)
+        return entry_sizes(rendered)
 
     def write(self, out: Path, by_page: dict[str, list[dict]]) -> list[str]:
+        """Each page's feed beside it; returns their paths."""
         written = []
         for page, events in sorted(by_page.items()):
             if not events:
@@ -600,6 +604,8 @@ class RecordFeeds:
             path = record_feed(page).lstrip("/")
             target = out / path
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(self.render(page, events))
+            kept, rendered = self.measured.pop(page, (None, b""))
+            target.write_bytes(rendered if kept is events else self.render(page, events))
             written.append(path)
+        self.measured.clear()
         return written
