@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 import shutil
 import sqlite3
@@ -71,6 +72,32 @@ def test_the_batch_size_changes_nothing_a_user_downloads_or_reads(sample_copy, t
     answers = sorted((a / "cidades").rglob("*.json"))
     assert answers and all(p.read_bytes() == (b / p.relative_to(a)).read_bytes() for p in answers)
     assert whole.report.accounting["bilhetes"] == parts.report.accounting["bilhetes"]
+
+
+def test_the_tickets_read_here_or_in_a_child_publish_the_same_site(sample_copy, tmp_path, monkeypatch):
+    """Files under ``batches.IN_PROCESS_BYTES`` are read in the build's process, larger ones in a child of
+    their own: either way every file of the site is the same, byte for byte."""
+    pids = tmp_path / "pids"
+    run = batches.run
+
+    def run_and_say_where(*args, **kwargs):
+        with open(pids, "a", encoding="utf-8") as fh:
+            fh.write(f"{os.getpid()}\n")
+        return run(*args, **kwargs)
+
+    monkeypatch.setattr(batches, "run", run_and_say_where)
+    _build(sample_copy, tmp_path / "aqui")
+    monkeypatch.setattr(batches, "IN_PROCESS_BYTES", 0)
+    _build(sample_copy, tmp_path / "filho")
+    here_pid, child_pid = pids.read_text().split()
+    assert here_pid == str(os.getpid()) != child_pid
+
+    def files(site):
+        return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+    here, child = files(tmp_path / "aqui"), files(tmp_path / "filho")
+    assert "dados/bilhetes.csv" in here and len(here) > 1000
+    assert here.keys() == child.keys()
+    assert [name for name in here if here[name] != child[name]] == []
 
 
 def test_a_row_repeated_in_a_later_batch_is_kept_once_and_reported(package, tmp_path, monkeypatch):

@@ -27,6 +27,7 @@ whole in memory:
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -195,9 +196,10 @@ def start(folders: list[Path], schema: Schema, *, lenient: bool, as_of: date, al
           out: Path | None = None, previous: str | None = None, listed: int | None = None, assets: str = ""):
     """Start :func:`run` over the tables read in batches in a child process, forked before the other
     tables are read: it runs beside their reading and validation, and its memory (which the rows of a batch
-    fragment) is the child's, never the build's. Returns a ``parallel.Call`` (its ``result()``: what
-    :func:`run` returns), or None when the schema has no such table or no folder supplies one. Whether the
-    package is fictional is read from the folders as the build reads it."""
+    fragment) is the child's, never the build's. Files under :data:`IN_PROCESS_BYTES` are read in this
+    process when their result is asked (:func:`_small`). Returns a ``parallel.Call`` or ``parallel.Later``
+    (its ``result()``: what :func:`run` returns), or None when the schema has no such table or no folder
+    supplies one. Whether the package is fictional is read from the folders as the build reads it."""
     from ..read import read_source
     from ..tools import parallel
 
@@ -208,8 +210,29 @@ def start(folders: list[Path], schema: Schema, *, lenient: bool, as_of: date, al
     if not found.batched:
         return None
     fictional = any(s.ficticia for s in found.sources)
-    return parallel.call(lambda: run(found, schema, lenient=lenient, as_of=as_of, out=out, fictional=fictional,
-                                     previous=previous, listed=listed, assets=assets))
+
+    def work():
+        return run(found, schema, lenient=lenient, as_of=as_of, out=out, fictional=fictional, previous=previous,
+                   listed=listed, assets=assets)
+
+    return parallel.Later(work) if _small(found) else parallel.Call(work)
+
+
+IN_PROCESS_BYTES = 4 << 20  # files this small are read in the build's process, after the other tables
+
+
+def _small(found: SourcePackage) -> bool:
+    """Whether the files read in batches are too small for a child of their own: a fork and the child's cold
+    start (its caches and lazy imports made again) cost more than reading them here. A file that cannot be
+    measured counts for nothing: reading it says why."""
+    size = 0
+    for files in found.batched.values():
+        for path, _ in files:
+            try:
+                size += os.stat(path).st_size
+            except OSError:
+                pass
+    return size < IN_PROCESS_BYTES
 
 
 def attach(report, pending, *, lenient: bool) -> None:

@@ -200,3 +200,22 @@ def call(fn: Callable[[], object], parallel: bool = True):
             pass
 
     return Done()
+
+
+class Later:
+    """``fn()`` run here when :meth:`result` is first asked, as a :class:`Call` would give it then: a
+    failure is raised by :meth:`result`, an ``OSError`` as itself. For work too small to be worth a fork
+    and a child's cold start."""
+
+    def __init__(self, fn: Callable[[], object]):
+        self.fn = fn
+
+    def result(self):
+        fn, self.fn = self.fn, None
+        if fn is None:
+            raise WorkerError("o resultado já foi pedido")
+        return fn()
+
+    def cancel(self) -> None:
+        self.fn = None
+
