@@ -4,12 +4,15 @@ golden build of the small fixture package (``tests/fixtures/pacote-minimo``) as 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import html
 import io
+import os
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -88,12 +91,31 @@ def cli(*args: str) -> Result:
     return Result(code, out.getvalue(), err.getvalue())
 
 
+def shared(tmp_path_factory, name: str, make: Callable[[Path], None]) -> Path:
+    """A session fixture's folder made once for the whole run, not once per pytest-xdist worker: the first
+    worker to ask makes it (``make(folder)``) in the run's common temporary folder, holding a lock; the
+    others wait for the lock and take the folder as made. Such a folder is read, never changed."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # pytest-of-<user>/pytest-<n>/: every worker's basetemp is a folder of it
+    folder, done = root / f"comum-{name}", root / f"comum-{name}.feito"
+    with open(root / f"comum-{name}.trava", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            if folder.exists():  # a worker failed while making it
+                shutil.rmtree(folder)
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
     """The golden build of the minimal package, as of 2026-06-30."""
-    out = tmp_path_factory.mktemp("golden") / "site"
-    build(Settings(data=(MINIMAL,), out=out, as_of=AS_OF, whoosh_dir=out.parent / "busca"))
-    return out
+    def make(folder):
+        build(Settings(data=(MINIMAL,), out=folder / "site", as_of=AS_OF, whoosh_dir=folder / "busca"))
+    return shared(tmp_path_factory, "golden", make) / "site"
 
 
 REAL_EXPORT = SHARED / "data" / "antt" / "quadro-de-horarios-2021.csv"
@@ -106,17 +128,17 @@ def real_package(tmp_path_factory) -> Path:
 
     if not REAL_EXPORT.is_file():
         pytest.skip("../shared/data/antt/quadro-de-horarios-2021.csv not found: the real export lives in shared/")
-    out = tmp_path_factory.mktemp("real") / "antt-horarios"
-    ingest("antt-horarios", REAL_EXPORT, out)
-    return out
+    return shared(tmp_path_factory, "real", lambda folder: ingest("antt-horarios", REAL_EXPORT,
+                                                                  folder / "antt-horarios")) / "antt-horarios"
 
 
 @pytest.fixture(scope="session")
 def real_only_site(real_package, tmp_path_factory) -> Path:
     """A build of the ingested real export alone, as a new user would make it."""
-    out = tmp_path_factory.mktemp("real-site") / "site"
-    build(Settings(data=(real_package,), out=out, as_of=date(2026, 11, 29), whoosh_dir=out.parent / "busca"))
-    return out
+    def make(folder):
+        build(Settings(data=(real_package,), out=folder / "site", as_of=date(2026, 11, 29),
+                       whoosh_dir=folder / "busca"))
+    return shared(tmp_path_factory, "real-site", make) / "site"
 
 
 @pytest.fixture(scope="session")
@@ -124,9 +146,10 @@ def sample_site(tmp_path_factory) -> Path:
     """A build of the bundled (fictional) sample, as ``make site`` makes it."""
     from pipeline import SAMPLE_DIR
 
-    out = tmp_path_factory.mktemp("sample-site") / "site"
-    build(Settings(data=(SAMPLE_DIR,), out=out, as_of=date(2026, 11, 29), whoosh_dir=out.parent / "busca"))
-    return out
+    def make(folder):
+        build(Settings(data=(SAMPLE_DIR,), out=folder / "site", as_of=date(2026, 11, 29),
+                       whoosh_dir=folder / "busca"))
+    return shared(tmp_path_factory, "sample-site", make) / "site"
 
 
 _TAG = re.compile(r"<script\b.*?</script>|<style\b.*?</style>|<[^>]+>", re.S | re.I)
