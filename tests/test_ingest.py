@@ -68,18 +68,27 @@ def real(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def real_site(real, tmp_path_factory):
-    """One build of the ingested real export plus a folder holding only a tarifas.csv for 12-0140-00."""
-    out, _ = real
-    extra = tmp_path_factory.mktemp("tarifas") / "so-tarifas"
+def real_site(tmp_path_factory):
+    """A build of the real export's lines of 12-0140-00 (its header and first two departures, as the
+    regulator wrote them), ingested, plus a folder holding only a tarifas.csv for that line."""
+    if not REAL.is_file():
+        pytest.skip("../shared/data/antt/quadro-de-horarios-2021.csv not found: the real export lives in the shared folder")
+    folder = tmp_path_factory.mktemp("real-tarifas")
+    excerpt = folder / REAL.name
+    with open(REAL, "rb") as fh:
+        excerpt.write_bytes(b"".join(fh.readline() for _ in range(3)))
+    assert excerpt.read_bytes().count(b";12-0140-00;") == 2
+    ingest("antt-horarios", excerpt, folder / "pacote")
+    extra = folder / "so-tarifas"
     extra.mkdir()
     (extra / "tarifas.csv").write_text(
         "linha_prefixo,origem,destino,categoria,valor,vigencia_inicio,motivo,ato\n"
         "12-0140-00,BRASILIA,CALDAS NOVAS,convencional_com_sanitario,62.35,2021-01-01,reajuste,\n",
         encoding="utf-8",
     )
-    site = tmp_path_factory.mktemp("site-real") / "site"
-    build(Settings(data=(out, extra), out=site, as_of=AS_OF, search_index=False, whoosh_dir=site.parent / "busca"))
+    site = folder / "site"
+    build(Settings(data=(folder / "pacote", extra), out=site, as_of=AS_OF, search_index=False,
+                   whoosh_dir=folder / "busca"))
     return site
 
 
@@ -168,7 +177,7 @@ def test_real_package_validates(real):
 
 
 @pytest.mark.slow
-def test_real_line_timetable_and_weekly_frequency_after_a_build(real, real_site):
+def test_real_line_timetable_and_weekly_frequency_after_a_build(real, real_only_site):
     out, _ = real
     horarios = [h for h in rows(out, "horarios") if h["linha_prefixo"] == "12-0140-00"]
     every_day = dict.fromkeys(["segunda", "terca", "quarta", "quinta", "sexta", "sabado", "domingo"], "true")
@@ -179,19 +188,19 @@ def test_real_line_timetable_and_weekly_frequency_after_a_build(real, real_site)
         ("volta", "07:00", "convencional_com_sanitario", "CONVEN. C/ SANITÁRIO", "2016-07-08"),
     ]
     assert all(h | every_day == h for h in horarios)
-    published = by(rows(real_site / "dados", "linhas"), "prefixo")["12-0140-00"]
+    published = by(rows(real_only_site / "dados", "linhas"), "prefixo")["12-0140-00"]
     assert (published["frequencia_semanal_ida"], published["frequencia_semanal_volta"]) == ("7", "7")
     page = BeautifulSoup(
-        (real_site / "linhas" / "12-0140-00" / "index.html").read_text(encoding="utf-8"), "html.parser"
+        (real_only_site / "linhas" / "12-0140-00" / "index.html").read_text(encoding="utf-8"), "html.parser"
     )
     text = " ".join(page.find(id="horarios-titulo").parent.get_text(" ").split())
     assert "7 viagens por semana na ida" in text and "7 na volta" in text
     assert "14:00" in text and "07:00" in text and "ALFA LUZ VIACAO TRANSPORTE LTDA" in text
-    carrier = (real_site / "transportadoras" / "76423366000135" / "index.html").read_text(encoding="utf-8")
+    carrier = (real_only_site / "transportadoras" / "76423366000135" / "index.html").read_text(encoding="utf-8")
     assert TEST_NOTE in carrier
     # The export has no outorgas: a carrier's lines come from its timetable.
     alfa = BeautifulSoup(
-        (real_site / "transportadoras" / "04192453000118" / "index.html").read_text(encoding="utf-8"), "html.parser"
+        (real_only_site / "transportadoras" / "04192453000118" / "index.html").read_text(encoding="utf-8"), "html.parser"
     )
     listed = [a["href"] for a in alfa.find(id="linhas-titulo").parent.find_all("a")]
     assert "/linhas/12-0140-00/" in listed and "/linhas/12-0140-61/" in listed
