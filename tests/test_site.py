@@ -239,6 +239,25 @@ def test_the_browser_search_leaves_out_the_source_lines_and_the_chart_of_a_line_
     assert line.find("h1").find_parent(attrs={"data-pagefind-ignore": True}) is None
 
 
+def test_the_browser_search_leaves_out_a_line_pages_lists_of_the_current_layouts(site):
+    """A line's sections, stops, paralysed stretches and history are lists as long as its timetable (most of
+    Pagefind's text and memory at national scale): the page is found by its own names, not by a stop's."""
+    from pipeline.site.writer import pagefind_text
+
+    for url, captions, absent in [
+        ("/linhas/12-0140-00/", ("Trechos com fracionamento", "Paradas em ordem"), "RODOVIARIA DE CRISTALINA"),
+        ("/linhas/sprj0030026/", ("Trechos que o regulador publica como paralisados", "O que o regulador registrou"),
+         "50500.023456/2025-21"),
+    ]:
+        path = site / url.strip("/") / "index.html"
+        page = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        tables = [c.find_parent("table") for c in page.find_all("caption") if c.get_text().startswith(captions)]
+        assert len(tables) == 2 and all(t.has_attr("data-pagefind-ignore") for t in tables), url
+        assert absent in page.get_text()
+        indexed = BeautifulSoup(pagefind_text(path.read_text(encoding="utf-8")), "html.parser").get_text(" ")
+        assert absent not in indexed and " ".join(page.find("h1").get_text().split()) in " ".join(indexed.split())
+
+
 def test_bundled_sample_shows_every_finding(tmp_path):
     from pipeline import SAMPLE_DIR
     from pipeline.derive.findings import RULES
