@@ -239,9 +239,10 @@ def test_the_browser_search_leaves_out_the_source_lines_and_the_chart_of_a_line_
     assert line.find("h1").find_parent(attrs={"data-pagefind-ignore": True}) is None
 
 
-def test_the_browser_search_leaves_out_a_line_pages_lists_of_the_current_layouts(site):
-    """A line's sections, stops, paralysed stretches and history are lists as long as its timetable (most of
-    Pagefind's text and memory at national scale): the page is found by its own names, not by a stop's."""
+def test_the_browser_search_leaves_out_a_line_pages_long_lists_and_repeated_sentences(site):
+    """A line's sections, stops, paralysed stretches and history are lists as long as its timetable, and the
+    regime's note and the sentences of absence are the same on every page (together, most of Pagefind's text
+    and memory at national scale): the page is found by its own names, not by a stop's or a boilerplate's."""
     from pipeline.site.writer import pagefind_text
 
     for url, captions, absent in [
@@ -256,6 +257,11 @@ def test_the_browser_search_leaves_out_a_line_pages_lists_of_the_current_layouts
         assert absent in page.get_text()
         indexed = BeautifulSoup(pagefind_text(path.read_text(encoding="utf-8")), "html.parser").get_text(" ")
         assert absent not in indexed and " ".join(page.find("h1").get_text().split()) in " ".join(indexed.split())
+        # nor by the sentences every page repeats: the regime's note, a section's absence ("Nenhum ... na fonte")
+        repeated = page.find_all("p", class_=["nota", "vazio", "nao-coberto"])
+        said = [" ".join(p.get_text().split()) for p in repeated if p.has_attr("data-pagefind-ignore")]
+        assert any(s.startswith("Nenhum") for s in said) and any("regime que substituiu" in s for s in said), url
+        assert not [s for s in said if s in " ".join(indexed.split())]
 
 
 def test_bundled_sample_shows_every_finding(tmp_path):
