@@ -197,8 +197,8 @@ def start(folders: list[Path], schema: Schema, *, lenient: bool, as_of: date, al
     """Start :func:`run` over the tables read in batches in a child process, forked before the other
     tables are read: it runs beside their reading and validation, and its memory (which the rows of a batch
     fragment) is the child's, never the build's. Files under :data:`IN_PROCESS_BYTES` are read in this
-    process when their result is asked (:func:`_small`). Returns a ``parallel.Call`` or ``parallel.Later``
-    (its ``result()``: what :func:`run` returns), or None when the schema has no such table or no folder
+    process when their result is asked (:func:`_small`). Returns ``parallel.call``'s stand-in (its
+    ``result()``: what :func:`run` returns), or None when the schema has no such table or no folder
     supplies one. Whether the package is fictional is read from the folders as the build reads it."""
     from ..read import read_source
     from ..tools import parallel
@@ -215,7 +215,7 @@ def start(folders: list[Path], schema: Schema, *, lenient: bool, as_of: date, al
         return run(found, schema, lenient=lenient, as_of=as_of, out=out, fictional=fictional, previous=previous,
                    listed=listed, assets=assets)
 
-    return parallel.Later(work) if _small(found) else parallel.Call(work)
+    return parallel.call(work, parallel=not _small(found))
 
 
 IN_PROCESS_BYTES = 4 << 20  # files this small are read in the build's process, after the other tables

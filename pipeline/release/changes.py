@@ -632,8 +632,8 @@ def compare(previous: Package, current_dir: Path, current_descriptor: dict, limi
 
     ``done``: tables already compared the same way, at the same ``limit`` (pipeline/release/routes.py
     ``compared``, before the pages, for each page's feed): their entries are taken as made."""
-    streamed = streamed or {}
-    done = done or {}  # table -> its entry, made by compare_streamed (pipeline/build/batches.py)
+    streamed = streamed or {}  # table -> its entry, made by compare_streamed (pipeline/build/batches.py)
+    done = done or {}  # table -> its entry, made by routes.compared
     computed = computed_tables() if computed is None else set(computed)
     current_dir = Path(current_dir)
     now = {r["name"]: r for r in current_descriptor["resources"]}

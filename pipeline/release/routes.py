@@ -37,6 +37,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..contract.schema import primary_key_of
+
 TABLES = ("horarios", "paralisacoes", "habilitacoes", "outorgas")
 INDEX = "mudancas-por-registro.json"  # beside /dados/versoes.json: the events each page's feed lists
 LIMIT = 20  # entries per page's feed
@@ -129,10 +131,9 @@ def compared(previous, tables: dict[str, pd.DataFrame], descriptor: dict, limit:
     for name in TABLES:
         if name not in tables or name not in previous.tables or not (_covered(now.get(name)) and _covered(before.get(name))):
             continue
-        key = (now[name].get("schema") or {}).get("primaryKey") or []
         found.rows[name] = {}
         found.entries[name] = _compare_table(name, previous.tables[name], _current_text(tables[name], now[name]),
-                                             [key] if isinstance(key, str) else list(key), limit,
+                                             primary_key_of(now[name]), limit,
                                              derived_fields(now[name], before[name]), False, found.rows[name])
     return found
 

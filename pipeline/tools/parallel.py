@@ -187,25 +187,16 @@ def _messages(fh) -> Iterator:
 
 
 def call(fn: Callable[[], object], parallel: bool = True):
-    """A :class:`Call` of ``fn`` in a child, or (``parallel`` false, or no fork) a finished stand-in."""
+    """A :class:`Call` of ``fn`` in a child, or (``parallel`` false, or no fork) a :class:`Later` here."""
     if parallel and hasattr(os, "fork"):
         return Call(fn)
-    value = fn()
-
-    class Done:
-        def result(self):
-            return value
-
-        def cancel(self):
-            pass
-
-    return Done()
+    return Later(fn)
 
 
 class Later:
-    """``fn()`` run here when :meth:`result` is first asked, as a :class:`Call` would give it then: a
-    failure is raised by :meth:`result`, an ``OSError`` as itself. For work too small to be worth a fork
-    and a child's cold start."""
+    """``fn()`` run here when :meth:`result` is first asked (where a :class:`Call` gives its child's value),
+    a failure raised there as ``fn`` raised it. For work too small to be worth a fork and a child's cold
+    start, or where there is no fork."""
 
     def __init__(self, fn: Callable[[], object]):
         self.fn = fn
