@@ -132,6 +132,22 @@ def real_package(tmp_path_factory) -> Path:
                                                                   folder / "antt-horarios")) / "antt-horarios"
 
 
+def real_excerpt(folder: Path) -> Path:
+    """The real export's first lines (its header and the two departures of 12-0140-00, as the regulator wrote
+    them) ingested into ``folder / "antt-horarios"``: a real package for a build that needs a real source,
+    not all of it."""
+    from pipeline.adapters import ingest
+
+    if not REAL_EXPORT.is_file():
+        pytest.skip("../shared/data/antt/quadro-de-horarios-2021.csv not found: the real export lives in shared/")
+    excerpt = folder / REAL_EXPORT.name
+    with open(REAL_EXPORT, "rb") as fh:
+        excerpt.write_bytes(b"".join(fh.readline() for _ in range(3)))
+    assert excerpt.read_bytes().count(b";12-0140-00;") == 2
+    ingest("antt-horarios", excerpt, folder / "antt-horarios")
+    return folder / "antt-horarios"
+
+
 @pytest.fixture(scope="session")
 def real_only_site(real_package, tmp_path_factory) -> Path:
     """A build of the ingested real export alone, as a new user would make it."""
@@ -150,6 +166,13 @@ def sample_site(tmp_path_factory) -> Path:
         build(Settings(data=(SAMPLE_DIR,), out=folder / "site", as_of=date(2026, 11, 29),
                        whoosh_dir=folder / "busca"))
     return shared(tmp_path_factory, "sample-site", make) / "site"
+
+
+def snapshot(folder: Path) -> dict[str, bytes | None]:
+    """Every path under ``folder`` (hidden ones too), with the bytes of each file: equal snapshots, nothing
+    was written, created or removed there."""
+    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else None)
+            for p in sorted(folder.rglob("*"))}
 
 
 _TAG = re.compile(r"<script\b.*?</script>|<style\b.*?</style>|<[^>]+>", re.S | re.I)

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-from conftest import page_text
+from conftest import page_text, snapshot
 
 from pipeline import SAMPLE_DIR
 from pipeline.build import BuildError, batches, build, check
@@ -91,10 +91,7 @@ def test_the_tickets_read_here_or_in_a_child_publish_the_same_site(sample_copy, 
     _build(sample_copy, tmp_path / "filho")
     here_pid, child_pid = pids.read_text().split()
     assert here_pid == str(os.getpid()) != child_pid
-
-    def files(site):
-        return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
-    here, child = files(tmp_path / "aqui"), files(tmp_path / "filho")
+    here, child = snapshot(tmp_path / "aqui"), snapshot(tmp_path / "filho")
     assert "dados/bilhetes.csv" in here and len(here) > 1000
     assert here.keys() == child.keys()
     assert [name for name in here if here[name] != child[name]] == []

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import FIXTURES, SHARED, cli, page_text
+from conftest import FIXTURES, SHARED, cli, page_text, real_excerpt
 
 from pipeline import SAMPLE_DIR
 from pipeline.adapters import IngestError, IngestReport, ingest
@@ -69,16 +69,10 @@ def real(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def real_site(tmp_path_factory):
-    """A build of the real export's lines of 12-0140-00 (its header and first two departures, as the
-    regulator wrote them), ingested, plus a folder holding only a tarifas.csv for that line."""
-    if not REAL.is_file():
-        pytest.skip("../shared/data/antt/quadro-de-horarios-2021.csv not found: the real export lives in the shared folder")
+    """A build of the real export's lines of 12-0140-00 (``conftest.real_excerpt``) plus a folder holding
+    only a tarifas.csv for that line."""
     folder = tmp_path_factory.mktemp("real-tarifas")
-    excerpt = folder / REAL.name
-    with open(REAL, "rb") as fh:
-        excerpt.write_bytes(b"".join(fh.readline() for _ in range(3)))
-    assert excerpt.read_bytes().count(b";12-0140-00;") == 2
-    ingest("antt-horarios", excerpt, folder / "pacote")
+    real = real_excerpt(folder)
     extra = folder / "so-tarifas"
     extra.mkdir()
     (extra / "tarifas.csv").write_text(
@@ -87,7 +81,7 @@ def real_site(tmp_path_factory):
         encoding="utf-8",
     )
     site = folder / "site"
-    build(Settings(data=(folder / "pacote", extra), out=site, as_of=AS_OF, search_index=False,
+    build(Settings(data=(real, extra), out=site, as_of=AS_OF, search_index=False,
                    whoosh_dir=folder / "busca"))
     return site
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import MINIMAL, PROJECT_ROOT, cli, page_text
+from conftest import MINIMAL, PROJECT_ROOT, cli, page_text, real_excerpt
 
 from pipeline import SAMPLE_DIR
 from pipeline.build import build
@@ -237,20 +237,8 @@ def test_combining_the_sample_with_the_real_ingest_is_refused(real_package, tmp_
 
 @pytest.mark.slow
 def test_an_explicit_option_allows_the_mix_and_the_banner_stays(tmp_path):
-    """The sample beside a real ingest: the real export's first lines (its header and the two departures of
-    12-0140-00, as the regulator wrote them), ingested."""
-    from conftest import REAL_EXPORT
-
-    from pipeline.adapters import ingest
-
-    if not REAL_EXPORT.is_file():
-        pytest.skip("../shared/data/antt/quadro-de-horarios-2021.csv not found: the real export lives in shared/")
-    excerpt = tmp_path / REAL_EXPORT.name
-    with open(REAL_EXPORT, "rb") as fh:
-        excerpt.write_bytes(b"".join(fh.readline() for _ in range(3)))
-    assert excerpt.read_bytes().count(b";12-0140-00;") == 2
-    real = tmp_path / "antt-horarios"
-    ingest("antt-horarios", excerpt, real)
+    """The sample beside a real ingest: the real export's first lines (``conftest.real_excerpt``)."""
+    real = real_excerpt(tmp_path)
     site = tmp_path / "s"
     build(Settings(data=(SAMPLE_DIR, real), out=site, as_of=date(2026, 11, 29), search_index=False,
                    allow_mixed_sources=True))

@@ -14,20 +14,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, PROJECT_ROOT
+from conftest import MINIMAL, PROJECT_ROOT, snapshot
 
 from pipeline.__main__ import main
 from pipeline.contract.settings import Settings
 from pipeline.tools import folders
 
 AS_OF = "2026-06-30"
-
-
-def snapshot(folder: Path) -> dict[str, bytes | None]:
-    """Every path under ``folder`` (hidden ones too), with the bytes of each file: equal snapshots, nothing
-    was written, created or removed there."""
-    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else None)
-            for p in sorted(folder.rglob("*"))}
 
 
 def run(capsys, *args: str) -> tuple[int, str]:
