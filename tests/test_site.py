@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from datetime import datetime, timedelta
@@ -239,29 +240,48 @@ def test_the_browser_search_leaves_out_the_source_lines_and_the_chart_of_a_line_
     assert line.find("h1").find_parent(attrs={"data-pagefind-ignore": True}) is None
 
 
-def test_the_browser_search_leaves_out_a_line_pages_long_lists_and_repeated_sentences(site):
-    """A line's sections, stops, paralysed stretches and history are lists as long as its timetable, and the
-    regime's note and the sentences of absence are the same on every page (together, most of Pagefind's text
-    and memory at national scale): the page is found by its own names, not by a stop's or a boilerplate's."""
-    from pipeline.site.writer import pagefind_text
+def indexed(site: Path, url: str) -> str:
+    """The text Pagefind indexed for the page at ``url``: its fragment's ``content`` in the site's bundle."""
+    for path in (site / "pagefind" / "fragment").glob("*.pf_fragment"):
+        raw = gzip.decompress(path.read_bytes())
+        fragment = json.loads(raw[len(b"pagefind_dcd"):])
+        if fragment["url"] == url:
+            return " ".join(fragment["content"].split())
+    raise AssertionError(f"{url} is not in Pagefind's index")
 
-    for url, captions, absent in [
-        ("/linhas/12-0140-00/", ("Trechos com fracionamento", "Paradas em ordem"), "RODOVIARIA DE CRISTALINA"),
-        ("/linhas/sprj0030026/", ("Trechos que o regulador publica como paralisados", "O que o regulador registrou"),
-         "50500.023456/2025-21"),
-    ]:
-        path = site / url.strip("/") / "index.html"
-        page = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-        tables = [c.find_parent("table") for c in page.find_all("caption") if c.get_text().startswith(captions)]
-        assert len(tables) == 2 and all(t.has_attr("data-pagefind-ignore") for t in tables), url
-        assert absent in page.get_text()
-        indexed = BeautifulSoup(pagefind_text(path.read_text(encoding="utf-8")), "html.parser").get_text(" ")
-        assert absent not in indexed and " ".join(page.find("h1").get_text().split()) in " ".join(indexed.split())
-        # nor by the sentences every page repeats: the regime's note, a section's absence ("Nenhum ... na fonte")
-        repeated = page.find_all("p", class_=["nota", "vazio", "nao-coberto"])
-        said = [" ".join(p.get_text().split()) for p in repeated if p.has_attr("data-pagefind-ignore")]
-        assert any(s.startswith("Nenhum") for s in said) and any("regime que substituiu" in s for s in said), url
-        assert not [s for s in said if s in " ".join(indexed.split())]
+
+@pytest.mark.parametrize("url, named, shown_only", [
+    # a line: its title, record card, outorgas' numbers and carriers; not its lists, counts, labels, dates,
+    # headings and sentences (the stops, the timetable, the infractions by group, the outorgas' situação)
+    ("/linhas/12-0140-00/",
+     ["Linha 12-0140-00: BRASILIA (DF) – CALDAS NOVAS (GO)", "BR-040, GO-139", "OUT-1 VIACAO CERRADO LTDA",
+      "OUT-6 TRANSPORTES FRONTEIRA LTDA", "Promoção sem 30 dias de antecedência"],
+     ["Trechos com fracionamento", "RODOVIARIA DE CRISTALINA", "Horários e frequência", "viagens por semana",
+      "Tarifas máximas", "Autos por grupo de multa", "Permissões e autorizações nesta linha", "Vencida",
+      "Fatos nos dados que o Decreto", "Promoções registradas", "Fonte:"]),
+    ("/linhas/sprj0030026/",
+     ["Linha SPRJ0030026: SAO PAULO (SP) – RIO DE JANEIRO (RJ)", "2 trechos desta linha estão paralisados",
+      "OUT-2 EXPRESSO"],
+     ["Trechos que o regulador publica como paralisados", "50500.023456/2025-21", "Nenhum achado",
+      "regime que substituiu"]),
+    # a carrier: its name, CNPJ, outorgas' numbers and lines, the places its lines join; not the labels and
+    # the download list every carrier's page repeats
+    ("/transportadoras/11222333000181/",
+     ["VIACAO CERRADO LTDA", "11.222.333/0001-81", "OUT-1 12-0140-00", "BRASILIA (DF) – CALDAS NOVAS (GO)"],
+     ["Permissões e autorizações da transportadora", "Habilitação da transportadora como o regulador a publica",
+      "Baixar as linhas e os horários", "Linhas em que a transportadora tem outorga", "Como abrir um CSV"]),
+])
+def test_the_browser_search_indexes_a_record_page_by_what_names_it(site, url, named, shown_only):
+    """What Pagefind indexed of a page (read from its bundle) holds the words that find that record and
+    leaves out the words the page shows but every page of its kind repeats or that no one searches a record
+    by: at national scale those were most of Pagefind's text and of its memory."""
+    shown = " ".join(soup(site, url).find("main").get_text(" ").split())
+    words = indexed(site, url)
+    for phrase in named:
+        assert phrase in words, (url, phrase)
+    for phrase in shown_only:
+        assert phrase in shown, (url, phrase)  # on the page...
+        assert phrase not in words, (url, phrase)  # ...but not a word to find it by
 
 
 def test_bundled_sample_shows_every_finding(tmp_path):

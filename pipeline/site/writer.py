@@ -41,14 +41,17 @@ def under(html: str, base: str) -> str:
 
 
 _MAIN = re.compile(r"<main\b[^>]*\bdata-pagefind-body\b")
-# the elements left out whole when ignored: tables (long lists), paragraphs ("Fonte: ..."), figures (charts)
-_IGNORED = re.compile(r"<(table|p|figure)\b[^>]*\bdata-pagefind-ignore\b[^>]*>")
+# the elements left out whole when ignored: sections (a line page's lists and counts), tables (long lists),
+# a table's caption, head and cells (its labels and dates), headings, lists and paragraphs ("Fonte: ..."),
+# figures (charts)
+_IGNORED = re.compile(r"<(section|table|caption|thead|th|td|h2|h3|ul|p|figure)\b[^>]*\bdata-pagefind-ignore\b[^>]*>")
+_COUNTED = re.compile(r"data-pagefind-(?!ignore\b)")  # a Pagefind attribute that adds to the index: body, filter, meta...
 _HTML = re.compile(r"<html\b[^>]*>")
 
 
 def pagefind_text(html: str) -> str:
     """What Pagefind reads of a searched page: the ``<html>`` tag (its ``lang`` picks the language) and
-    the ``<main data-pagefind-body>`` element, less the tables, paragraphs and figures marked
+    the ``<main data-pagefind-body>`` element, less the elements marked
     ``data-pagefind-ignore`` that hold no other Pagefind attribute (a filter or meta inside an ignored
     element still counts, so those stay). Pagefind indexes nothing outside the body element once a page
     has one, nor inside an ignored element; the long lists of a line's or a carrier's page were much of
@@ -68,7 +71,7 @@ def pagefind_text(html: str) -> str:
         if close < 0:
             continue
         inner = main[element.end():close]
-        if f"<{tag}" in inner or "data-pagefind-" in inner:  # nested, or holding a filter or meta: keep
+        if f"<{tag}" in inner or _COUNTED.search(inner):  # nested, or holding a filter or meta: keep
             continue
         parts.append(main[at:element.start()])
         at = close + len(f"</{tag}>")
