@@ -156,24 +156,28 @@ def plain_csv(path: Path, width: int) -> bool:
                     return True
                 continue
             try:
-                decoder.decode(chunk, final)
+                if not chunk.isascii():  # ASCII is UTF-8 (whole lines: no character is cut between reads)
+                    decoder.decode(chunk, final)
             except UnicodeDecodeError:
                 return False
-            if not plain_lines(np.frombuffer(chunk, dtype=np.uint8), width, b","):
+            if not plain_lines(chunk, width, b","):
                 return False
             if final:
                 return True
 
 
-def plain_lines(arr: np.ndarray, width: int, delimiter: bytes) -> bool:
-    """Whether the bytes ``arr`` (whole lines, the last ending in a line feed) hold no quote, no NUL, no carriage
+def plain_lines(data: bytes, width: int, delimiter: bytes) -> bool:
+    """Whether ``data`` (whole lines, the last ending in a line feed) holds no quote, no NUL, no carriage
     return but before a line feed, no empty line, no line of :data:`MAX_LINE` bytes or more, and ``width``
-    cells on every line, split by ``delimiter``: lines any CSV reader splits at each delimiter alone."""
-    if (arr == 0).any() or (arr == 34).any():
+    cells on every line, split by ``delimiter``: lines any CSV reader splits at each delimiter alone. A byte
+    that is absent is looked for by ``bytes`` (in C, at memory speed); where it is, by numpy."""
+    if b"\0" in data or b'"' in data:
         return False
-    returns = np.flatnonzero(arr == 13)
-    if returns.size and (returns[-1] + 1 >= arr.size or (arr[returns + 1] != 10).any()):
-        return False
+    arr = np.frombuffer(data, dtype=np.uint8)
+    if b"\r" in data:
+        returns = np.flatnonzero(arr == 13)
+        if returns[-1] + 1 >= arr.size or (arr[returns + 1] != 10).any():
+            return False
     ends = np.flatnonzero(arr == 10)
     if not ends.size or ends[-1] != arr.size - 1:
         return False
