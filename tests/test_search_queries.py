@@ -90,6 +90,15 @@ def test_the_search_answers_a_journey_a_typo_and_a_notice_number_truthfully(brow
         expect(first).to_contain_text("Com uma baldeação, pelas linhas das fontes: 17 caminhos.")
         expect(first.locator("h2 a")).to_have_attribute(
             "href", "/cidades/pr/foz-do-iguacu/?de=Foz%20do%20Igua%C3%A7u%20(PR)&para=Curitiba%20(PR)")
+        # a journey typed with the words that join its places: below the answer, Pagefind's results are that
+        # journey's lines (a line page's indexed text holds its places' names, not "para" or "x")
+        for typed, places in (("São Paulo para Rio de Janeiro", ("SAO PAULO (SP)", "RIO DE JANEIRO (RJ)")),
+                              ("goiania x brasilia", ("GOIANIA (GO)", "BRASILIA (DF)")),
+                              ("de Curitiba a São Paulo", ("CURITIBA (PR)", "SAO PAULO (SP)"))):
+            page.goto("/busca/?q=" + quote(typed))
+            expect(status).to_contain_text("encontrad")
+            titles = page.locator("#resultados li h2 a").all_text_contents()[1:6]
+            assert sum(t.startswith("Linha ") and all(p in t for p in places) for t in titles) >= 2, (typed, titles)
         # a typing error is answered, and said
         page.goto("/busca/?q=curitba")
         expect(status).to_contain_text("Você quis dizer Curitiba (PR)?")

@@ -251,11 +251,12 @@ def indexed(site: Path, url: str) -> str:
 
 
 @pytest.mark.parametrize("url, named, shown_only", [
-    # a line: its title, record card, outorgas' numbers and carriers; not its lists, counts, labels, dates,
-    # headings and sentences (the stops, the timetable, the infractions by group, the outorgas' situação)
+    # a line: its title, record card, outorgas' numbers, carriers, instruments and kinds of service (no filter
+    # gives those); not its lists, counts, dates, headings and sentences (the stops, the timetable, the
+    # infractions by group, the outorgas' situação, which a filter gives)
     ("/linhas/12-0140-00/",
      ["Linha 12-0140-00: BRASILIA (DF) – CALDAS NOVAS (GO)", "BR-040, GO-139", "OUT-1 VIACAO CERRADO LTDA",
-      "OUT-6 TRANSPORTES FRONTEIRA LTDA", "Promoção sem 30 dias de antecedência"],
+      "OUT-6 TRANSPORTES FRONTEIRA LTDA. Autorização. Temporada turística", "Promoção sem 30 dias de antecedência"],
      ["Trechos com fracionamento", "RODOVIARIA DE CRISTALINA", "Horários e frequência", "viagens por semana",
       "Tarifas máximas", "Autos por grupo de multa", "Permissões e autorizações nesta linha", "Vencida",
       "Fatos nos dados que o Decreto", "Promoções registradas", "Fonte:"]),

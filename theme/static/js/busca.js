@@ -53,7 +53,9 @@
                      " A página de " + de.nome + " os mostra, o primeiro por " + placeLabel(list[changes[0].via]) + "." :
                      " A página leva aos destinos a partir de " + de.nome + "."),
                  typo: typo });
-      return { items: out, answered: !typo };
+      // what Pagefind is asked for: the two places' names, without the words that joined them ("para", "x",
+      // "de … a"), which the pages' indexed text does not hold (Pagefind finds the pages holding every word)
+      return { items: out, answered: !typo, journey: foldName(de.nome) + " " + foldName(para.nome) };
     }
     var found = nomes.findPlace(list, q, rules);
     var shown = found.items.length && (found.level === 0 || found.unique) && (guesses || found.level !== 2);
@@ -160,7 +162,8 @@
         // names guessed from a typing error only where nothing matched as typed (Floripa: not Florínea)
         var guessesOnly = ranked.typo && (placed.answered || !!r[1]);
         return { names: guessesOnly ? [] : ranked.items, typoNames: ranked.typo && !guessesOnly, ident: r[1],
-                 notice: r[2] ? r[2][k] || null : null, places: placed.items, looksLikeNotice: noticeShape.test(k) };
+                 notice: r[2] ? r[2][k] || null : null, places: placed.items, looksLikeNotice: noticeShape.test(k),
+                 journey: placed.journey || null };
       });
     }
 
@@ -189,8 +192,11 @@
       if (!q && !Object.keys(filters).length) { status.textContent = ""; return; }
       status.textContent = "Buscando…";
       var filtered = Object.keys(filters).length > 0;
-      var found = pagefind ? pagefind.search(q || null, { filters: filters }) : Promise.resolve(null);
-      Promise.all([q ? lookups(q) : Promise.resolve(null), found]).then(function (r) {
+      var looked = q ? lookups(q) : Promise.resolve(null);
+      var found = looked.then(function (l) {  // a journey typed: its two places' names (places() above)
+        return pagefind ? pagefind.search((l && l.journey) || q || null, { filters: filters }) : null;
+      });
+      Promise.all([looked, found]).then(function (r) {
         if (mine !== run) { return; }
         var exact = [], guessed = null;
         if (r[0] && !filtered) {
