@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..contract.clock import moment_text
 from ..contract.dictionary import MONEY, kind
@@ -214,6 +216,7 @@ class Forms:
     def __init__(self, codes: np.ndarray, uniques, fn):
         self.codes, self.uniques, self.fn = codes, uniques, fn
         self.whole = self._convert(uniques.tolist()) if len(uniques) <= CHUNK else None
+        self._whole_text: pa.Array | None = None  # ``whole`` as Arrow text, made when first asked (:meth:`text`)
 
     def _convert(self, values: list) -> np.ndarray:
         """``fn`` of each value, then of None (number -1: the last item)."""
@@ -235,6 +238,21 @@ class Forms:
         else:
             converted = converted[:-1]
         return converted[where].tolist()
+
+
+    def text(self, start: int, stop: int) -> pa.Array:
+        """:meth:`take`'s forms (text) as an Arrow array, gathered by Arrow where the column's forms were made
+        at once."""
+        if self.whole is None:
+            return pa.array(self.take(start, stop), type=_TEXT)
+        if self._whole_text is None:
+            self._whole_text = pa.array(self.whole, type=_TEXT)
+        codes = self.codes[start:stop]
+        return self._whole_text.take(np.where(codes < 0, len(self.whole) - 1, codes))  # -1: None's form, the last
+
+
+_TEXT = pa.large_string()
+_COMMA, _NOTHING, _LINE_END = (pa.scalar(s, _TEXT) for s in (",", "", "\r\n"))
 
 
 def write_csv(df: pd.DataFrame, resource: dict, path: Path, coded: Coded | None = None) -> None:
@@ -284,10 +302,15 @@ class CsvFile(Appended):
             for start, stop in coded.spans():
                 self.writer.writerows(coded.rows(forms, start, stop))
             return
-        forms = [coded.forms(n, convert) for (n, _), convert in zip(self.fields, self.converters)]  # joined by C loops
+        forms = [coded.forms(n, convert) for (n, _), convert in zip(self.fields, self.converters)]
         for start, stop in coded.spans():
-            if stop > start:
-                self.fh.write("\r\n".join(map(",".join, coded.rows(forms, start, stop))) + "\r\n")
+            if stop > start:  # each line joined by Arrow from the columns' forms, written as its UTF-8 bytes
+                lines = pc.binary_join_element_wise(
+                    pc.binary_join_element_wise(*(f.text(start, stop) for f in forms), _COMMA), _NOTHING, _LINE_END)
+                offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)
+                first, last = offsets[lines.offset], offsets[lines.offset + len(lines)]
+                self.fh.flush()  # the header, written as text, goes first
+                self.fh.buffer.write(memoryview(lines.buffers()[2])[first:last])
 
     def close(self, complete: bool = True) -> None:
         self.fh.close()
