@@ -208,6 +208,10 @@ class Coded:
         return zip(*(f.take(start, stop) for f in forms))
 
 
+_TEXT = pa.large_string()  # a writer's forms as Arrow text (:meth:`Forms.text`), and what joins them in a CSV
+_COMMA, _NOTHING, _LINE_END = (pa.scalar(s, _TEXT) for s in (",", "", "\r\n"))
+
+
 class Forms:
     """A writer's forms of one column. A column of few distinct values (up to :data:`CHUNK`: states,
     codes, dates, amounts) has them converted all at once; a column of many (numbers of notices, times)
@@ -239,7 +243,6 @@ class Forms:
             converted = converted[:-1]
         return converted[where].tolist()
 
-
     def text(self, start: int, stop: int) -> pa.Array:
         """:meth:`take`'s forms (text) as an Arrow array, gathered by Arrow where the column's forms were made
         at once."""
@@ -249,10 +252,6 @@ class Forms:
             self._whole_text = pa.array(self.whole, type=_TEXT)
         codes = self.codes[start:stop]
         return self._whole_text.take(np.where(codes < 0, len(self.whole) - 1, codes))  # -1: None's form, the last
-
-
-_TEXT = pa.large_string()
-_COMMA, _NOTHING, _LINE_END = (pa.scalar(s, _TEXT) for s in (",", "", "\r\n"))
 
 
 def write_csv(df: pd.DataFrame, resource: dict, path: Path, coded: Coded | None = None) -> None:
