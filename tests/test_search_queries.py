@@ -127,6 +127,11 @@ def test_the_search_answers_a_journey_a_typo_and_a_notice_number_truthfully(brow
         expect(status).to_contain_text("nenhuma fonte deste site traz autos de infração")
         page.goto("/busca/?q=" + quote("AI 2021/000456"))  # as a notice is written: letters and a slash
         expect(status).to_contain_text("nenhuma fonte deste site traz autos de infração")
+        # a line prefix is digits too: its line, and no word about notices
+        page.goto("/busca/?q=12-0140-00")
+        expect(status).to_contain_text("encontrad")
+        expect(page.locator("#resultados li h2 a").first).to_have_attribute("href", "/linhas/12-0140-00/")
+        expect(status).not_to_contain_text("autos de infração")
         assert tab.console_errors == []
     finally:
         page.context.close()

@@ -219,7 +219,9 @@
         var parts = [];
         if (guessed && rulesLoaded) { parts.push(rulesLoaded.mensagens.quis_dizer.replace("{nome}", guessed)); }
         if (r[0] && r[0].notice) { parts.push("1 auto de infração com este número"); }
-        if (r[0] && !r[0].notice && r[0].looksLikeNotice && !noticesCovered) {
+        // a notice's shape, where no source has notices, and no record of that identifier (a line prefix
+        // "12-0140-00" is digits too): said, rather than a bare count
+        if (r[0] && !r[0].notice && !r[0].ident && r[0].looksLikeNotice && !noticesCovered) {
           parts.push("nenhuma fonte deste site traz autos de infração: um número de auto não é encontrado aqui");
         }
         if (Object.keys(exactUrls).length) { parts.push(numero(Object.keys(exactUrls).length) + " registro(s) com este nome ou identificador"); }
