@@ -213,13 +213,15 @@ _COMMA, _NOTHING, _LINE_END = (pa.scalar(s, _TEXT) for s in (",", "", "\r\n"))
 
 
 class Forms:
-    """A writer's forms of one column. A column of few distinct values (up to :data:`CHUNK`: states,
-    codes, dates, amounts) has them converted all at once; a column of many (numbers of notices, times)
-    has those of each span converted as it is taken, so that no writer holds a whole table as text."""
+    """A writer's forms of one column. A column of few distinct values (up to :data:`CHUNK`, or a quarter
+    of its rows: states, codes, dates, amounts) has them converted all at once; a column of many (numbers
+    of notices, times) has those of each span converted as it is taken, so that no writer holds a whole
+    table as text."""
 
     def __init__(self, codes: np.ndarray, uniques, fn):
         self.codes, self.uniques, self.fn = codes, uniques, fn
-        self.whole = self._convert(uniques.tolist()) if len(uniques) <= CHUNK else None
+        few = len(uniques) <= max(CHUNK, len(codes) // 4)
+        self.whole = self._convert(uniques.tolist()) if few else None
         self._whole_text: pa.Array | None = None  # ``whole`` as Arrow text, made when first asked (:meth:`text`)
 
     def _convert(self, values: list) -> np.ndarray:
