@@ -180,6 +180,19 @@ def test_seen_rows_are_found_across_merged_levels():
     assert (seen.find(*kept[3][:2]) == kept[3][2]).all()
 
 
+def test_rows_sharing_a_first_hash_are_told_apart_by_the_second(monkeypatch):
+    from pipeline.read import repeats
+    from pipeline.read.columns import Columns
+
+    # four rows whose first hashes are equal but for the last: rows 1 and 3 are the same, row 2 is not
+    batch = Columns.numbered("bilhetes", ["x"], [["a", "b", "a", "c"]], [2, 3, 4, 5], "bilhetes.csv")
+    monkeypatch.setattr(repeats, "hashes", lambda _: (np.array([5, 5, 5, 7]), np.array([1, 2, 1, 3])))
+    keep, problems = repeats.first_rows(batch, repeats.Seen())
+    assert keep.tolist() == [0, 1, 3]
+    assert [(p.linha, p.regra, p.detalhe) for p in problems] == [
+        (4, "linha-repetida", "a linha repete, célula por célula, a linha 2 do mesmo arquivo; publicada uma vez")]
+
+
 def test_a_batch_of_repeats_only_is_counted_and_the_batches_after_it_are_read(package, tmp_path, monkeypatch):
     lines = (package.path / "bilhetes.csv").read_text(encoding="utf-8").splitlines()
     first, second = lines[1], lines[2]

@@ -46,14 +46,15 @@ HEAD_ROWS = 1_000  # the first rows kept whole, for the examples of the data dic
 BATCH_ROWS = 200_000  # a batch: larger costs less per row (fewer numpy and pandas calls) and more memory (bench/scale.py)
 
 
-def _tickets_summary(df: pd.DataFrame) -> pd.DataFrame:
+def _tickets_summary(df: pd.DataFrame, numbered: dict | None = None) -> pd.DataFrame:
     from ..derive.tickets import summary
 
-    return summary(df)
+    return summary(df, numbered)
 
 
-# What the pages need of a whole table read in batches: ``summary(batch frame) -> frame`` whose last
-# columns are sums; summed again over the batches by the columns before them (its keys).
+# What the pages need of a whole table read in batches: ``summary(batch frame, its columns as the reader
+# numbered them) -> frame`` whose last columns are sums; summed again over the batches by the columns
+# before them (its keys).
 SUMMARIES = {"bilhetes": (_tickets_summary, 3)}
 
 
@@ -164,7 +165,7 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
                         result.head = pd.concat([h for h in (result.head, df.head(HEAD_ROWS)) if h is not None],
                                                 ignore_index=True).head(HEAD_ROWS)
                     if summarise is not None and len(df):
-                        pending.append(summarise[0](df))
+                        pending.append(summarise[0](df, numbered))
                         if len(pending) >= 8:
                             pending = [_sum(pending, summarise[1])]
         finally:

@@ -221,7 +221,7 @@ def derive_columns(name: str, batch: Columns, verdicts: list, schema: Schema, fi
         numbered[f["name"]] = (codes.astype(np.int32), values)
     df = pd.DataFrame(data, columns=table.field_names, dtype=object)
     if name in PLACE_CODES:
-        PLACE_CODES[name](df)
+        PLACE_CODES[name](df, numbered)
     df[schema.provenance_field["name"]] = (file_sources or {}).get(batch.source, "")
     return df[[*table.published_field_names, schema.provenance_field["name"]]].reset_index(drop=True), numbered
 

@@ -17,30 +17,55 @@ def endpoints(df: pd.DataFrame, which: str) -> list[Place]:
     return [resolve(m, uf) for m, uf in zip(df[f"{which}_municipio"], df[f"{which}_uf"])]
 
 
-def per_place(names, ufs, fn) -> np.ndarray:
-    """``[fn(resolve(m, uf)) for m, uf in zip(names, ufs)]``, as an object array: ``fn`` run once per distinct
-    pair of name and UF (a national table names a few thousand places in millions of rows)."""
-    a, first = pd.factorize(np.asarray(names, dtype=object))
-    b, second = pd.factorize(np.asarray(ufs, dtype=object))
-    if (a < 0).any() or (b < 0).any():  # a missing name or UF: each row asked as it is
-        return np.fromiter((fn(resolve(m, u)) for m, u in zip(names, ufs)), dtype=object, count=len(a))
-    pairs, where = np.unique(a.astype(np.int64) * max(len(second), 1) + b, return_inverse=True)
+def numbered(values) -> tuple[np.ndarray, np.ndarray]:
+    """Each value's number among the distinct values, and those values: a missing one (None, NaN) is None,
+    numbered after the others."""
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object))
+    distinct = np.empty(len(uniques) + 1, dtype=object)
+    distinct[:-1], distinct[-1] = uniques, None
+    return np.where(codes < 0, len(uniques), codes), distinct
+
+
+def place_numbers(names: tuple, ufs: tuple, fn) -> tuple[np.ndarray, np.ndarray]:
+    """``fn(resolve(name, uf))`` of each distinct pair of a name and a UF, and each row's number among those
+    pairs: ``names`` and ``ufs`` as each row's number and the distinct values (:func:`numbered`, or a
+    batch's columns as the reader numbered them). ``fn`` runs once per pair: a national table names a few
+    thousand places in millions of rows."""
+    (a, first), (b, second) = names, ufs
     n = max(len(second), 1)
+    pairs, where = np.unique(np.asarray(a, dtype=np.int64) * n + b, return_inverse=True)
     done = np.fromiter((fn(resolve(first[k // n], second[k % n])) for k in pairs.tolist()), dtype=object,
                        count=len(pairs))
-    return done[where.reshape(-1)]
+    return done, where.reshape(-1)
 
 
-def add_codes(df: pd.DataFrame) -> None:
-    """``origem_codigo_ibge`` and ``destino_codigo_ibge`` of each row (None where unresolved)."""
+def per_place(names, ufs, fn) -> np.ndarray:
+    """``[fn(resolve(m, uf)) for m, uf in zip(names, ufs)]``, as an object array, ``fn`` run once per distinct
+    pair (:func:`place_numbers`)."""
+    done, where = place_numbers(numbered(names), numbered(ufs), fn)
+    return done[where]
+
+
+def add_codes(df: pd.DataFrame, numbers: dict | None = None) -> None:
+    """``origem_codigo_ibge`` and ``destino_codigo_ibge`` of each row (None where unresolved). ``numbers``: the
+    columns as a batch's reader numbered them (``{column: (each row's number, distinct values)}``), where
+    it did."""
     for which in ("origem", "destino"):
-        df[f"{which}_codigo_ibge"] = pd.Series(per_place(df[f"{which}_municipio"], df[f"{which}_uf"], _code),
-                                               index=df.index, dtype=object)
+        names, ufs = (_numbers(df, numbers, f"{which}_{c}") for c in ("municipio", "uf"))
+        done, where = place_numbers(names, ufs, _code)
+        df[f"{which}_codigo_ibge"] = pd.Series(done[where], index=df.index, dtype=object)
 
 
-def add_code(df: pd.DataFrame, municipio: str = "municipio", uf: str = "uf", code: str = "codigo_ibge") -> None:
+def add_code(df: pd.DataFrame, numbers: dict | None = None, municipio: str = "municipio", uf: str = "uf",
+             code: str = "codigo_ibge") -> None:
     """The IBGE code of the one place of each row (a stop), None where unresolved."""
-    df[code] = pd.Series(per_place(df[municipio], df[uf], _code), index=df.index, dtype=object)
+    done, where = place_numbers(_numbers(df, numbers, municipio), _numbers(df, numbers, uf), _code)
+    df[code] = pd.Series(done[where], index=df.index, dtype=object)
+
+
+def _numbers(df: pd.DataFrame, numbers: dict | None, column: str) -> tuple[np.ndarray, np.ndarray]:
+    got = (numbers or {}).get(column)
+    return got if got is not None else numbered(df[column])
 
 
 def _code(place: Place) -> str | None:

@@ -24,13 +24,15 @@ class Seen:
     def __init__(self):
         self.levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (hash a, hash b, origin), sorted by a
 
-    def find(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """The origin of the row kept earlier with the same hashes, or -1."""
+    def find(self, a: np.ndarray, b: np.ndarray, order: np.ndarray | None = None) -> np.ndarray:
+        """The origin of the row kept earlier with the same hashes, or -1; ``order``: the positions that sort
+        ``a``, when known."""
         found = np.full(len(a), -1, dtype=np.int64)
         if not self.levels:
             return found
+        if order is None:
+            order = np.argsort(a, kind="stable")
         # numpy's binary search starts each key where the last one ended when the keys come in order
-        order = np.argsort(a, kind="stable")
         ranked = np.empty(len(a), dtype=np.int64)
         ranked[order] = np.arange(len(a))
         ordered = a[order]
@@ -49,7 +51,7 @@ class Seen:
     def add(self, a: np.ndarray, b: np.ndarray, origin: np.ndarray) -> None:
         if not len(a):  # a batch of repeats only
             return
-        order = np.argsort(a, kind="stable")
+        order = np.argsort(a, kind="stable")  # one pass when they come sorted
         self.levels.append((a[order], b[order], origin[order]))
         while len(self.levels) > 1 and len(self.levels[-1][0]) >= len(self.levels[-2][0]):
             (a1, b1, o1), (a2, b2, o2) = self.levels[-2], self.levels[-1]
@@ -81,17 +83,27 @@ def first_rows(batch: Columns, seen: Seen, number: int = 0) -> tuple[np.ndarray,
         return np.arange(0), []
     a, b = hashes(batch)
     origin = (np.int64(number) << 32) | batch.row_numbers
-    earlier = seen.find(a, b)
-    # repeats inside the batch itself: the first of equal hashes stands (a stable sort keeps it first)
-    order = np.lexsort((b, a))
+    # sorted by the first hash (stable: the first of equal rows stays first); by both when two rows share the
+    # first and differ in the second (rare), so that equal hashes stand side by side
+    order = np.argsort(a, kind="stable")
+    sa, sb = a[order], b[order]
+    shared = sa[1:] == sa[:-1]
+    if (shared & (sb[1:] != sb[:-1])).any():
+        order = np.lexsort((b, a))
+        sa, sb = a[order], b[order]
+        shared = sa[1:] == sa[:-1]
+    earlier = seen.find(a, b, order)
+    # repeats inside the batch itself: the first of equal hashes stands
     starts = np.ones(len(a), dtype=bool)
-    starts[1:] = (a[order][1:] != a[order][:-1]) | (b[order][1:] != b[order][:-1])
+    starts[1:] = ~(shared & (sb[1:] == sb[:-1]))
     within = np.empty(len(a), dtype=np.int64)
     within[order] = order[np.flatnonzero(starts)][np.cumsum(starts) - 1]
     # the origin of the row each repeats (an earlier batch's first, else this batch's first), or -1
     at = np.where(earlier >= 0, earlier, np.where(within == np.arange(len(a)), -1, origin[within]))
-    keep = np.flatnonzero(at < 0)
-    seen.add(a[keep], b[keep], origin[keep])
+    kept = at < 0
+    new = order[kept[order]]  # the rows kept, in the order of their hashes
+    seen.add(a[new], b[new], origin[new])
+    keep = np.flatnonzero(kept)
     if len(keep) == len(batch):
         return keep, []
     inside = np.flatnonzero((at >= 0) & ((at >> 32) == number))  # inside one file: reported
