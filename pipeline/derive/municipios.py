@@ -33,7 +33,13 @@ def place_numbers(names: tuple, ufs: tuple, fn) -> tuple[np.ndarray, np.ndarray]
     thousand places in millions of rows."""
     (a, first), (b, second) = names, ufs
     n = max(len(second), 1)
-    pairs, where = np.unique(np.asarray(a, dtype=np.int64) * n + b, return_inverse=True)
+    key = np.asarray(a, dtype=np.int64) * n + b
+    if len(first) * n <= 4 * len(key) + (1 << 16):  # few possible pairs: marked in a table, no sort
+        present = np.zeros(len(first) * n, dtype=bool)
+        present[key] = True
+        pairs, where = np.flatnonzero(present), (np.cumsum(present) - 1)[key]
+    else:
+        pairs, where = np.unique(key, return_inverse=True)
     done = np.fromiter((fn(resolve(first[k // n], second[k % n])) for k in pairs.tolist()), dtype=object,
                        count=len(pairs))
     return done, where.reshape(-1)

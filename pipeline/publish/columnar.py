@@ -95,14 +95,12 @@ def _array(values: list, ftype: str, kind: pa.DataType) -> pa.Array:
     return pa.array([_value(v, ftype) for v in values], type=kind)
 
 
-def _gathered(coded, field: dict, kind: pa.DataType, start: int, stop: int) -> pa.Array:
-    """Rows ``start:stop`` of a numbered column as Arrow: its distinct values converted as :func:`_array`
-    converts a column, then taken by the rows' numbers (-1, a missing value, is None)."""
+def _distinct(coded, field: dict, kind: pa.DataType) -> tuple[np.ndarray, pa.Array]:
+    """A numbered column's numbers (-1, a missing value, made the last) and its distinct values converted as
+    :func:`_array` converts a column, then None."""
     codes, values = coded.numbers(field["name"])
     values = list(values.tolist() if hasattr(values, "tolist") else values) + [None]
-    part = codes[start:stop]
-    index = np.where(part < 0, len(values) - 1, part)
-    return _array(values, field.get("type", "string"), kind).take(pa.array(index, type=pa.int32()))
+    return np.where(codes < 0, len(values) - 1, codes), _array(values, field.get("type", "string"), kind)
 
 
 def write_parquet(df: pd.DataFrame, resource: dict, path: Path, record: Provenance | None = None) -> None:
@@ -123,13 +121,15 @@ class ParquetFile(Appended):
     def add(self, df: pd.DataFrame, coded=None) -> None:
         """``coded``: the frame's columns numbered for every writer (``tabular.Coded``): each column is then
         converted once per distinct value and gathered by the numbers, in Arrow."""
+        columns = None if coded is None else [_distinct(coded, f, target.type) for f, target in
+                                              zip(self.resource["schema"]["fields"], self.schema)]
         for start in range(0, len(df), ROW_GROUP):
             stop = min(start + ROW_GROUP, len(df))
-            if coded is None:
+            if columns is None:
                 part = arrow_table(df.iloc[start:stop], self.resource, self.schema)
-            else:
-                part = pa.Table.from_arrays([_gathered(coded, f, target.type, start, stop) for f, target in
-                                             zip(self.resource["schema"]["fields"], self.schema)], schema=self.schema)
+            else:  # each column's distinct values taken by the rows' numbers
+                part = pa.Table.from_arrays([values.take(pa.array(codes[start:stop], type=pa.int32()))
+                                             for codes, values in columns], schema=self.schema)
             self.writer.write_table(part)
         self.rows += len(df)
 
