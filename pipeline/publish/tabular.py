@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 from datetime import date, datetime
 from pathlib import Path
@@ -135,6 +136,17 @@ class Memo:
         except TypeError:  # an unhashable value
             return self.fn(value)
 
+    def many(self, values: list) -> list:
+        """``[self(v) for v in values]``, the values met before looked up at once."""
+        try:
+            got = list(map(self.done.get, values, itertools.repeat(_UNMADE)))
+        except TypeError:  # an unhashable value
+            return [self(v) for v in values]
+        return [self(v) if form is _UNMADE else form for v, form in zip(values, got)]
+
+
+_UNMADE = object()  # a value whose form :class:`Memo` has not made yet
+
 
 def _kept(fn, memo: bool):
     return Memo(fn) if memo else fn
@@ -226,11 +238,9 @@ class Forms:
 
     def _convert(self, values: list) -> np.ndarray:
         """``fn`` of each value, then of None (number -1: the last item)."""
-        out = np.empty(len(values) + 1, dtype=object)
-        for i, value in enumerate(values):  # Python values, as ``Series.tolist()`` gives them
-            out[i] = self.fn(value)
-        out[-1] = self.fn(None)
-        return out
+        many = getattr(self.fn, "many", None)  # Python values, as ``Series.tolist()`` gives them
+        forms = many(values) if many is not None else map(self.fn, values)
+        return np.fromiter(itertools.chain(forms, [self.fn(None)]), dtype=object, count=len(values) + 1)
 
     def take(self, start: int, stop: int) -> list:
         codes = self.codes[start:stop]

@@ -51,13 +51,25 @@ class Seen:
     def add(self, a: np.ndarray, b: np.ndarray, origin: np.ndarray) -> None:
         if not len(a):  # a batch of repeats only
             return
-        order = np.argsort(a, kind="stable")  # one pass when they come sorted
-        self.levels.append((a[order], b[order], origin[order]))
-        while len(self.levels) > 1 and len(self.levels[-1][0]) >= len(self.levels[-2][0]):
-            (a1, b1, o1), (a2, b2, o2) = self.levels[-2], self.levels[-1]
-            a, b, o = np.concatenate([a1, a2]), np.concatenate([b1, b2]), np.concatenate([o1, o2])
+        if (a[1:] < a[:-1]).any():
             order = np.argsort(a, kind="stable")
-            self.levels[-2:] = [(a[order], b[order], o[order])]
+            a, b, origin = a[order], b[order], origin[order]
+        self.levels.append((a, b, origin))
+        while len(self.levels) > 1 and len(self.levels[-1][0]) >= len(self.levels[-2][0]):
+            self.levels[-2:] = [_merged(*self.levels[-2:])]
+
+
+def _merged(first: tuple, second: tuple) -> tuple:
+    """Two levels in one, sorted by the first hash, the rows of ``first`` before those of ``second`` with the same."""
+    at = np.searchsorted(first[0], second[0], side="right") + np.arange(len(second[0]))
+    theirs = np.zeros(len(first[0]) + len(second[0]), dtype=bool)
+    theirs[at] = True
+    out = []
+    for x, y in zip(first, second):
+        merged = np.empty(len(theirs), dtype=x.dtype)
+        merged[at], merged[~theirs] = y, x
+        out.append(merged)
+    return tuple(out)
 
 
 _MIX = np.uint64(0x100000001B3)  # FNV's 64-bit prime: each column's hash folded into the row's
@@ -69,9 +81,9 @@ def hashes(batch: Columns) -> tuple[np.ndarray, np.ndarray]:
     their numbers."""
     a, b = np.zeros(len(batch), dtype=np.uint64), np.zeros(len(batch), dtype=np.uint64)
     for i, (codes, texts) in enumerate(zip(batch.codes, batch.texts)):
-        ha = pd.util.hash_array(texts, hash_key=f"a{i:015d}", categorize=False)
-        hb = pd.util.hash_array(texts, hash_key=f"b{i:015d}", categorize=False)
-        a, b = (a ^ ha[codes]) * _MIX, (b ^ hb[codes]) * _MIX
+        for h, key in ((a, "a"), (b, "b")):  # h = (h ^ the text's hash) * _MIX, in place
+            np.bitwise_xor(h, pd.util.hash_array(texts, hash_key=f"{key}{i:015d}", categorize=False)[codes], out=h)
+            np.multiply(h, _MIX, out=h)
     return a.view(np.int64), b.view(np.int64)
 
 
@@ -83,9 +95,9 @@ def first_rows(batch: Columns, seen: Seen, number: int = 0) -> tuple[np.ndarray,
         return np.arange(0), []
     a, b = hashes(batch)
     origin = (np.int64(number) << 32) | batch.row_numbers
-    # sorted by the first hash (stable: the first of equal rows stays first); by both when two rows share the
-    # first and differ in the second (rare), so that equal hashes stand side by side
-    order = np.argsort(a, kind="stable")
+    # sorted by the first hash; by both when two rows share the first and differ in the second (rare), so
+    # that equal hashes stand side by side
+    order = np.argsort(a)
     sa, sb = a[order], b[order]
     shared = sa[1:] == sa[:-1]
     if (shared & (sb[1:] != sb[:-1])).any():
@@ -93,11 +105,11 @@ def first_rows(batch: Columns, seen: Seen, number: int = 0) -> tuple[np.ndarray,
         sa, sb = a[order], b[order]
         shared = sa[1:] == sa[:-1]
     earlier = seen.find(a, b, order)
-    # repeats inside the batch itself: the first of equal hashes stands
+    # repeats inside the batch itself: of the rows with equal hashes, the first in the file stands
     starts = np.ones(len(a), dtype=bool)
     starts[1:] = ~(shared & (sb[1:] == sb[:-1]))
     within = np.empty(len(a), dtype=np.int64)
-    within[order] = order[np.flatnonzero(starts)][np.cumsum(starts) - 1]
+    within[order] = np.minimum.reduceat(order, np.flatnonzero(starts))[np.cumsum(starts) - 1]
     # the origin of the row each repeats (an earlier batch's first, else this batch's first), or -1
     at = np.where(earlier >= 0, earlier, np.where(within == np.arange(len(a)), -1, origin[within]))
     kept = at < 0
