@@ -219,7 +219,7 @@ def derive_columns(name: str, batch: Columns, verdicts: list, schema: Schema, fi
             values = texts
         data[f["name"]] = values[codes]
         numbered[f["name"]] = (codes.astype(np.int32), values)
-    df = pd.DataFrame(data, columns=table.field_names, dtype=object)
+    df = pd.DataFrame(data, columns=table.field_names, dtype=object, copy=False)  # a block per column: no copy
     if name in PLACE_CODES:
         PLACE_CODES[name](df, numbered)
     df[schema.provenance_field["name"]] = (file_sources or {}).get(batch.source, "")
