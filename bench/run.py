@@ -81,6 +81,13 @@ descriptor = schema.source_descriptor()
 t = time.perf_counter()
 Package(descriptor, basepath=str(data)).validate(limit_errors=10**9)
 frictionless_s = time.perf_counter() - t
+# against it, ``python -m pipeline validate`` of the same package, in a process of its own as a user runs it
+import subprocess
+t = time.perf_counter()
+subprocess.run([sys.executable, "-m", "pipeline", "validate", str(data)], cwd={root!r}, check=True,
+               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+validate_s = time.perf_counter() - t
+batched = {{n: {{"linhas": b.data_rows, "s": b.seconds}} for n, b in result.report.batches.items()}}
 
 # baseline 2: a bare Jinja2 loop rendering the record pages with the contexts the generators give them,
 # split over the same workers as the portal's renderer; against it, the portal's render stage alone
@@ -151,7 +158,8 @@ for _ in range(2):
 bare_s, render_s = min(runs["bare", ram]), min(runs["render", ram])
 bare_disk_s, render_disk_s = min(runs["bare", None]), min(runs["render", None])
 print(json.dumps({{"timings": timings, "peaks": progress.peaks, "peak_mb": peak_mb, "children_mb": children_mb,
-                  "pages": result.pages, "bytes": size, "frictionless_s": frictionless_s, "bare_pages": bare_pages,
+                  "pages": result.pages, "bytes": size, "frictionless_s": frictionless_s, "validate_s": validate_s,
+                  "batched": batched, "bare_pages": bare_pages,
                   "bare_s": bare_s, "render_pages": render_pages, "render_s": render_s,
                   "bare_disk_s": bare_disk_s, "render_disk_s": render_disk_s,
                   "workers": settings.workers}}))
@@ -221,11 +229,19 @@ def table(results: list[tuple[str, dict]]) -> str:
                      f"{r['bare_s']:>17.2f}{bare:>19.0f}{render / bare if bare else 0:>8.2f}"
                      f"{r.get('render_disk_s', 0):>17.2f} / {r.get('bare_disk_s', 0):<6.2f}")
     lines.append("")
-    lines.append(f"{'escala':<8}{'validação (s)':>15}{'frictionless (s)':>18}{'razão':>8}{'saída (MB)':>12}")
+    lines.append(f"{'escala':<8}{'validação (s)':>15}{'frictionless (s)':>18}{'razão':>8}{'saída (MB)':>12}"
+                 f"{'pipeline validate (s)':>23}{'÷ frictionless':>16}{'build ÷ frictionless':>22}")
     for name, r in results:
-        valid = r["timings"].get("validação", 0)
-        lines.append(f"{name:<8}{valid:>15.2f}{r['frictionless_s']:>18.2f}"
-                     f"{r['frictionless_s'] / valid if valid else 0:>8.2f}{r['bytes'] / 1e6:>12.1f}")
+        valid, friction = r["timings"].get("validação", 0), r["frictionless_s"]
+        lines.append(f"{name:<8}{valid:>15.2f}{friction:>18.2f}{friction / valid if valid else 0:>8.2f}"
+                     f"{r['bytes'] / 1e6:>12.1f}{r['validate_s']:>23.2f}{r['validate_s'] / friction:>16.2f}"
+                     f"{r['timings']['total'] / friction:>22.2f}")
+    lines.append("")
+    lines.append(f"{'escala':<8}{'tabela em lotes':<18}{'linhas':>12}{'tempo (s)':>11}{'s por milhão':>14}")
+    for name, r in results:
+        for table_name, b in sorted(r.get("batched", {}).items()):
+            lines.append(f"{name:<8}{table_name:<18}{b['linhas']:>12}{b['s']:>11.2f}"
+                         f"{b['s'] / b['linhas'] * 1e6 if b['linhas'] else 0:>14.2f}")
     lines.append("")
     lines.append(f"{'escala':<8}{'total (s)':>11}{'pico (MB)':>11}{'s por 100 mil linhas':>22}")
     for name, r in results:
@@ -247,6 +263,9 @@ def table(results: list[tuple[str, dict]]) -> str:
                  "÷ pág/s de um laço Jinja2 puro com os mesmos modelos e contextos (e os mesmos arquivos JSON), nos mesmos "
                  "processos, ambos gravando em memória (/dev/shm), pois a descarga do disco de uma medição cai sobre a "
                  "seguinte; os mesmos dois gravando em disco vêm na última coluna (meta ≥ 0,8); validação = tempo do frictionless ÷ tempo da validação do portal (meta ≥ 0,25). "
+                 "pipeline validate ÷ frictionless: 'python -m pipeline validate' do mesmo pacote, num processo à parte, ÷ o frictionless (meta ≤ 0,25); "
+                 "build ÷ frictionless: a build inteira ÷ o frictionless (meta ≤ 0,5); tabela em lotes: ler, validar, derivar e gravar os bilhetes, "
+                 "num processo à parte (meta ≤ 3 s por milhão). "
                  "'etapa pág/s' é o estágio dentro da build, que divide os núcleos com os downloads e o índice Whoosh. "
                  "Busca: bytes recebidos pelo Chromium, sem compressão: /busca/?q=goiania com tudo o que a página carrega, "
                  "depois 'brasilia' na mesma página, depois o número de um auto. "

@@ -21,6 +21,9 @@ def test_make_bench_runs_and_prints_its_table(tmp_path):
     result = json.loads((tmp_path / "result.json").read_text(encoding="utf-8"))["results"]["tiny"]
     assert result["pages"] > 0 and result["bare_pages"] > 0 and result["frictionless_s"] > 0
     assert set(result["peaks"]) >= {"validação", "páginas"}
+    assert result["validate_s"] > 0 and "pipeline validate (s)" in proc.stdout and "build ÷ frictionless" in proc.stdout
+    # the tickets, read in batches: their rows and seconds per million
+    assert result["batched"]["bilhetes"]["linhas"] > 0 and "s por milhão" in proc.stdout
     # every adapter of a current layout, measured against DuckDB's bare read of the same file
     layouts = json.loads((tmp_path / "result.json").read_text(encoding="utf-8"))["adaptadores"]
     assert {r["adaptador"] for r in layouts} >= {"antt-monitriip-bilhetes", "antt-pontos-esquema-operacional"}
