@@ -17,7 +17,7 @@ def endpoints(df: pd.DataFrame, which: str) -> list[Place]:
     return [resolve(m, uf) for m, uf in zip(df[f"{which}_municipio"], df[f"{which}_uf"])]
 
 
-def numbered(values) -> tuple[np.ndarray, np.ndarray]:
+def numbers_of(values) -> tuple[np.ndarray, np.ndarray]:
     """Each value's number among the distinct values, and those values: a missing one (None, NaN) is None,
     numbered after the others."""
     codes, uniques = pd.factorize(np.asarray(values, dtype=object))
@@ -28,7 +28,7 @@ def numbered(values) -> tuple[np.ndarray, np.ndarray]:
 
 def place_numbers(names: tuple, ufs: tuple, fn) -> tuple[np.ndarray, np.ndarray]:
     """``fn(resolve(name, uf))`` of each distinct pair of a name and a UF, and each row's number among those
-    pairs: ``names`` and ``ufs`` as each row's number and the distinct values (:func:`numbered`, or a
+    pairs: ``names`` and ``ufs`` as each row's number and the distinct values (:func:`numbers_of`, or a
     batch's columns as the reader numbered them). ``fn`` runs once per pair: a national table names a few
     thousand places in millions of rows."""
     (a, first), (b, second) = names, ufs
@@ -45,19 +45,12 @@ def place_numbers(names: tuple, ufs: tuple, fn) -> tuple[np.ndarray, np.ndarray]
     return done, where.reshape(-1)
 
 
-def per_place(names, ufs, fn) -> np.ndarray:
-    """``[fn(resolve(m, uf)) for m, uf in zip(names, ufs)]``, as an object array, ``fn`` run once per distinct
-    pair (:func:`place_numbers`)."""
-    done, where = place_numbers(numbered(names), numbered(ufs), fn)
-    return done[where]
-
-
 def add_codes(df: pd.DataFrame, numbers: dict | None = None) -> None:
     """``origem_codigo_ibge`` and ``destino_codigo_ibge`` of each row (None where unresolved). ``numbers``: the
     columns as a batch's reader numbered them (``{column: (each row's number, distinct values)}``), where
     it did."""
     for which in ("origem", "destino"):
-        names, ufs = (_numbers(df, numbers, f"{which}_{c}") for c in ("municipio", "uf"))
+        names, ufs = (column_numbers(df, numbers, f"{which}_{c}") for c in ("municipio", "uf"))
         done, where = place_numbers(names, ufs, _code)
         df[f"{which}_codigo_ibge"] = pd.Series(done[where], index=df.index, dtype=object)
 
@@ -65,13 +58,15 @@ def add_codes(df: pd.DataFrame, numbers: dict | None = None) -> None:
 def add_code(df: pd.DataFrame, numbers: dict | None = None, municipio: str = "municipio", uf: str = "uf",
              code: str = "codigo_ibge") -> None:
     """The IBGE code of the one place of each row (a stop), None where unresolved."""
-    done, where = place_numbers(_numbers(df, numbers, municipio), _numbers(df, numbers, uf), _code)
+    done, where = place_numbers(column_numbers(df, numbers, municipio), column_numbers(df, numbers, uf), _code)
     df[code] = pd.Series(done[where], index=df.index, dtype=object)
 
 
-def _numbers(df: pd.DataFrame, numbers: dict | None, column: str) -> tuple[np.ndarray, np.ndarray]:
+def column_numbers(df: pd.DataFrame, numbers: dict | None, column: str) -> tuple[np.ndarray, np.ndarray]:
+    """Column ``column`` of ``df`` as each row's number and the distinct values: as ``numbers`` holds it (a batch's
+    columns as its reader numbered them), else numbered here (:func:`numbers_of`)."""
     got = (numbers or {}).get(column)
-    return got if got is not None else numbered(df[column])
+    return got if got is not None else numbers_of(df[column])
 
 
 def _code(place: Place) -> str | None:

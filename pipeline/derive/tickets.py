@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .municipios import numbered, place_numbers
+from .municipios import column_numbers, place_numbers
 
 KEYS = ("o", "d", "mes")  # origin's and destination's place keys, travel month; then the sums
 
@@ -19,8 +19,7 @@ def summary(df: pd.DataFrame, numbers: dict | None = None) -> pd.DataFrame:
     values)}``), where it did; each distinct value is then read once, and the rows are summed by the
     numbers of their keys, sorted as the keys' texts are."""
     def column(name: str) -> tuple[np.ndarray, np.ndarray]:
-        got = (numbers or {}).get(name)
-        return got if got is not None else numbered(df[name])
+        return column_numbers(df, numbers, name)
 
     def per_value(name: str, fn) -> np.ndarray:  # fn of each distinct value, spread to the rows
         codes, values = column(name)
