@@ -144,7 +144,8 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
                         failed |= not checked.accepted
                     if failed:
                         continue
-                    clean = batch.take(np.setdiff1d(np.arange(len(batch)), flagged, assume_unique=True))
+                    clean = batch.take(np.setdiff1d(np.arange(len(batch)), flagged, assume_unique=True)) \
+                        if len(flagged) else batch
                     df, numbered = derive_columns(name, clean, verdicts_of, schema, source.file_sources)
                     if len(flagged):  # the verdicts hold the flagged rows' texts too, which no writer may meet
                         numbered = {}
