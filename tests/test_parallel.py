@@ -104,3 +104,14 @@ def test_a_feed_hands_its_messages_in_order_to_a_child_and_reports_its_failure(t
             feed.send(n)
         feed.close()
     assert "a terceira mensagem" in str(failed.value)
+
+
+def test_work_run_here_says_whether_it_was_cancelled_or_already_asked():
+    done = parallel.Later(lambda: 7)
+    assert done.result() == 7
+    with pytest.raises(parallel.WorkerError, match="o resultado já foi pedido"):
+        done.result()
+    dropped = parallel.Later(lambda: 7)
+    dropped.cancel()
+    with pytest.raises(parallel.WorkerError, match="o trabalho foi cancelado"):
+        dropped.result()

@@ -199,14 +199,14 @@ class Later:
     start, or where there is no fork."""
 
     def __init__(self, fn: Callable[[], object]):
-        self.fn = fn
+        self.fn, self.cancelled = fn, False
 
     def result(self):
         fn, self.fn = self.fn, None
         if fn is None:
-            raise WorkerError("o resultado já foi pedido")
+            raise WorkerError("o trabalho foi cancelado" if self.cancelled else "o resultado já foi pedido")
         return fn()
 
     def cancel(self) -> None:
-        self.fn = None
+        self.fn, self.cancelled = None, True
 
