@@ -201,7 +201,8 @@ def derive_columns(name: str, batch: Columns, verdicts: list, schema: Schema, fi
     """:func:`derive_batch`'s frame of a batch held by column (pipeline/read/columns.py) whose texts are all
     clean (pipeline/validate/distinct.py): each distinct text typed once, from its verdict (the typed value
     validation read), as :func:`~.typed.typed_frame` types it, and spread to the rows by their numbers.
-    With it, each source column as ``(numbers, typed values)``: the writers' numbering (``tabular.Coded``)."""
+    With it, each published column as ``(numbers, values)``: the source columns typed, the derived ones as made
+    (the IBGE codes, the source): the writers' numbering (``tabular.Coded``)."""
     table = schema[name]
     if joins.joined_fields(table):
         raise ValueError(f"{name}: a table read in batches cannot join another table")
@@ -222,8 +223,10 @@ def derive_columns(name: str, batch: Columns, verdicts: list, schema: Schema, fi
     df = pd.DataFrame(data, columns=table.field_names, dtype=object, copy=False)  # a block per column: no copy
     if name in PLACE_CODES:
         PLACE_CODES[name](df, numbered)
-    df[schema.provenance_field["name"]] = (file_sources or {}).get(batch.source, "")
-    return df[[*table.published_field_names, schema.provenance_field["name"]]].reset_index(drop=True), numbered
+    fonte = schema.provenance_field["name"]
+    df[fonte] = source = (file_sources or {}).get(batch.source, "")
+    numbered[fonte] = (np.zeros(len(df), dtype=np.int32), np.array([source], dtype=object))
+    return df[[*table.published_field_names, fonte]].reset_index(drop=True), numbered
 
 
 def _floats(texts: np.ndarray) -> np.ndarray:

@@ -48,18 +48,25 @@ def place_numbers(names: tuple, ufs: tuple, fn) -> tuple[np.ndarray, np.ndarray]
 def add_codes(df: pd.DataFrame, numbers: dict | None = None) -> None:
     """``origem_codigo_ibge`` and ``destino_codigo_ibge`` of each row (None where unresolved). ``numbers``: the
     columns as a batch's reader numbered them (``{column: (each row's number, distinct values)}``), where
-    it did."""
+    it did; the codes' columns are numbered there too (:func:`_add`)."""
     for which in ("origem", "destino"):
         names, ufs = (column_numbers(df, numbers, f"{which}_{c}") for c in ("municipio", "uf"))
-        done, where = place_numbers(names, ufs, _code)
-        df[f"{which}_codigo_ibge"] = pd.Series(done[where], index=df.index, dtype=object)
+        _add(df, numbers, f"{which}_codigo_ibge", *place_numbers(names, ufs, _code))
 
 
 def add_code(df: pd.DataFrame, numbers: dict | None = None, municipio: str = "municipio", uf: str = "uf",
              code: str = "codigo_ibge") -> None:
     """The IBGE code of the one place of each row (a stop), None where unresolved."""
-    done, where = place_numbers(column_numbers(df, numbers, municipio), column_numbers(df, numbers, uf), _code)
-    df[code] = pd.Series(done[where], index=df.index, dtype=object)
+    _add(df, numbers, code, *place_numbers(column_numbers(df, numbers, municipio), column_numbers(df, numbers, uf),
+                                            _code))
+
+
+def _add(df: pd.DataFrame, numbers: dict | None, column: str, done: np.ndarray, where: np.ndarray) -> None:
+    """Column ``column`` of ``df``, each row's value ``done[where]``; with ``numbers``, numbered there as it is
+    made (each row's number among the pairs: a value may repeat, which the writers allow)."""
+    df[column] = pd.Series(done[where], index=df.index, dtype=object)
+    if numbers is not None:
+        numbers[column] = (where.astype(np.int32), done)
 
 
 def column_numbers(df: pd.DataFrame, numbers: dict | None, column: str) -> tuple[np.ndarray, np.ndarray]:
