@@ -41,3 +41,14 @@ def test_the_journeys_bench_runs_on_the_real_export(real_only_site, browser):
     rows = [line.split() for line in proc.stdout.splitlines()[1:4]]
     assert [r[:2] for r in rows] == [["São", "Paulo"], ["Manaus", "São"], ["Foz", "do"]]
     assert "meta: uma baldeação em menos de 1 s" in proc.stdout
+
+
+@pytest.mark.slow
+def test_the_tickets_bench_runs_two_codes_alternately_and_compares_what_they_publish():
+    """bench/tickets.py on the sample, this checkout against itself: every row counted, the files the same."""
+    proc = subprocess.run([sys.executable, "bench/tickets.py", "--pacote", "datasets", "--contra", ".", "--vezes", "1"],
+                          cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = [line.split() for line in proc.stdout.splitlines()[1:3]]
+    assert [(r[0], r[1]) for r in rows] == [("este", "1824"), ("contra", "1824")]
+    assert "arquivos publicados: iguais" in proc.stdout
