@@ -27,6 +27,7 @@ tables, keys, indexes and FTS. Money is REAL, dates ISO text, booleans 0/1.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from pathlib import Path
@@ -163,12 +164,20 @@ def insert(conn: sqlite3.Connection, name: str, fields: list[tuple[str, str]], t
     """The rows of ``table`` (a table's columns numbered, :class:`~.tabular.Coded`) into the SQLite table
     ``name`` of columns ``fields`` (``tabular.kinds``), each value as ``converters`` make it (by default
     ``tabular.cell_of`` its type)."""
-    marks = ", ".join("?" for _ in fields)
+    one = "(" + ", ".join("?" for _ in fields) + ")"
     listed = ", ".join(f'"{n}"' for n, _ in fields)  # a table without a key numbers its rows (linha_csv)
+    many = f'INSERT INTO "{name}" ({listed}) VALUES ' + ", ".join([one] * ROWS_PER_INSERT)
     converters = converters or [cell_of(t) for _, t in fields]
     forms = [table.forms(n, convert) for (n, _), convert in zip(fields, converters)]
     for start, stop in table.spans():
-        conn.executemany(f'INSERT INTO "{name}" ({listed}) VALUES ({marks})', table.rows(forms, start, stop))
+        rows = table.rows(forms, start, stop)
+        grouped = (stop - start) // ROWS_PER_INSERT * ROWS_PER_INSERT  # in statements of ROWS_PER_INSERT rows,
+        cells = itertools.chain.from_iterable(itertools.islice(rows, grouped))  # in order
+        conn.executemany(many, zip(*[cells] * (len(fields) * ROWS_PER_INSERT)))
+        conn.executemany(f'INSERT INTO "{name}" ({listed}) VALUES {one}', rows)  # then the rest, one at a time
+
+
+ROWS_PER_INSERT = 32  # rows an INSERT statement holds: SQLite steps fewer statements (bench/tickets.py)
 
 
 class SideTable(Appended):
