@@ -159,6 +159,9 @@ def write_metadata_table(conn: sqlite3.Connection, descriptor: dict, record: Pro
     conn.executemany(f'INSERT INTO "{METADATA_TABLE}" VALUES (?, ?, ?)', metadata_rows(descriptor, record))
 
 
+ROWS_PER_INSERT = 32  # rows an INSERT statement holds: SQLite steps fewer statements (bench/tickets.py)
+
+
 def insert(conn: sqlite3.Connection, name: str, fields: list[tuple[str, str]], table: Coded,
            converters: list | None = None) -> None:
     """The rows of ``table`` (a table's columns numbered, :class:`~.tabular.Coded`) into the SQLite table
@@ -167,6 +170,7 @@ def insert(conn: sqlite3.Connection, name: str, fields: list[tuple[str, str]], t
     one = "(" + ", ".join("?" for _ in fields) + ")"
     listed = ", ".join(f'"{n}"' for n, _ in fields)  # a table without a key numbers its rows (linha_csv)
     many = f'INSERT INTO "{name}" ({listed}) VALUES ' + ", ".join([one] * ROWS_PER_INSERT)
+    single = f'INSERT INTO "{name}" ({listed}) VALUES {one}'
     converters = converters or [cell_of(t) for _, t in fields]
     forms = [table.forms(n, convert) for (n, _), convert in zip(fields, converters)]
     for start, stop in table.spans():
@@ -174,10 +178,7 @@ def insert(conn: sqlite3.Connection, name: str, fields: list[tuple[str, str]], t
         grouped = (stop - start) // ROWS_PER_INSERT * ROWS_PER_INSERT  # in statements of ROWS_PER_INSERT rows,
         cells = itertools.chain.from_iterable(itertools.islice(rows, grouped))  # in order
         conn.executemany(many, zip(*[cells] * (len(fields) * ROWS_PER_INSERT)))
-        conn.executemany(f'INSERT INTO "{name}" ({listed}) VALUES {one}', rows)  # then the rest, one at a time
-
-
-ROWS_PER_INSERT = 32  # rows an INSERT statement holds: SQLite steps fewer statements (bench/tickets.py)
+        conn.executemany(single, rows)  # then the rest, one at a time
 
 
 class SideTable(Appended):
@@ -221,8 +222,7 @@ class SideTable(Appended):
 def _narrow(codes: np.ndarray, values) -> tuple[np.ndarray, object]:
     """A column's numbers (-1: missing) in the smallest integer type that holds them: fewer bytes through the pipe
     to the process that inserts them."""
-    kind = np.int8 if len(values) <= 127 else np.int16 if len(values) <= 32767 else np.int32
-    return codes.astype(kind, copy=False), values
+    return codes.astype(np.min_scalar_type(-max(len(values), 1)), copy=False), values  # signed: -1 is missing
 
 
 def metadata(descriptor: dict, database: str = "portal") -> dict:
