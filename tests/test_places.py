@@ -9,6 +9,8 @@ import json
 import pytest
 from conftest import page_text
 
+from pipeline.adapters import unresolved_places
+from pipeline.contract.schema import load_schema
 from pipeline.places import BY_ALIAS, BY_NAME, UNRESOLVED, aliases, fold_name, resolve
 
 
@@ -72,6 +74,41 @@ def test_real_export_endpoints_748_by_name_14_by_alias_10_reported(real_package)
     assert len(unresolved) == 10
     assert unresolved[("Puerto Maldonado", "PER")].startswith("fora do Brasil: Cidade do Peru")
     assert "a revisar" in unresolved[("USINA ITUMBIARA", "MG")]
+
+
+def test_ingest_report_lists_each_unresolved_place_of_lines_and_sections_once(tmp_path):
+    """What an ingest report lists under municipios_nao_resolvidos: each place without an IBGE code that
+    a line or a section names, once, sorted by UF and name, whether it ends a line or only a section."""
+    schema = load_schema()
+
+    def write(name, rows):
+        fields = schema[name].field_names
+        with open(tmp_path / schema[name].filename, "w", encoding="utf-8", newline="") as fh:
+            out = csv.DictWriter(fh, fields)
+            out.writeheader()
+            out.writerows([dict(dict.fromkeys(fields, ""), **r) for r in rows])
+
+    write("linhas", [
+        {"prefixo": "12-0001-00", "origem_municipio": "Goiânia", "origem_uf": "GO",
+         "destino_municipio": "Puerto Maldonado", "destino_uf": "PER"},
+        {"prefixo": "12-0002-00", "origem_municipio": "Lugar Nenhum", "origem_uf": "SP",
+         "destino_municipio": "Puerto Maldonado", "destino_uf": "PER"},
+    ])
+    write("secoes", [
+        {"linha_prefixo": "12-0002-00", "origem_municipio": "Lugar Nenhum", "origem_uf": "SP",
+         "destino_municipio": "Assunção", "destino_uf": "PRY"},
+        {"linha_prefixo": "12-0002-00", "origem_municipio": "Brasília", "origem_uf": "DF",
+         "destino_municipio": "Lugar Nenhum", "destino_uf": "SP"},
+    ])
+    assert unresolved_places(tmp_path, schema) == [
+        {"municipio": "Puerto Maldonado", "uf": "PER", "motivo": resolve("Puerto Maldonado", "PER").motivo},
+        {"municipio": "Assunção", "uf": "PRY", "motivo": "fora do Brasil"},
+        {"municipio": "Lugar Nenhum", "uf": "SP",
+         "motivo": "nome não encontrado na lista do IBGE nem na tabela de apelidos"},
+    ]
+    (tmp_path / schema["linhas"].filename).unlink()  # a package of sections alone
+    assert [(p["municipio"], p["uf"]) for p in unresolved_places(tmp_path, schema)] == [
+        ("Assunção", "PRY"), ("Lugar Nenhum", "SP")]
 
 
 def test_published_tables_carry_ibge_codes(site):

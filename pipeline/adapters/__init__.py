@@ -9,14 +9,16 @@ adapter with ``SEVERAL_FILES`` (Monitriip's monthly files) takes several files i
 
 from __future__ import annotations
 
-import csv
 import os
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 from .. import PROJECT_ROOT, SAMPLE_DIR
-from ..contract.schema import Schema
+from ..contract.schema import Schema, load_schema
 from ..places import resolve
+from ..read.columns import read_columns
 from ..tools.folders import refusal, staged
 from . import (
     antt_habilitadas,
@@ -74,22 +76,35 @@ def ingest(
     # written whole into a staging folder, then put in place: a failure (a full disk) leaves no half package
     with staged(Path(out), "pacote gerado por python -m pipeline ingest") as staging:
         report = chosen.run(paths[0] if len(paths) == 1 else paths, staging, schema, options)
-        report.municipios_nao_resolvidos = unresolved_places(staging)
+        report.municipios_nao_resolvidos = unresolved_places(staging, schema)
         write_report(staging, report)
         return report
 
 
-def unresolved_places(package: Path) -> list[dict]:
-    """The places the package's lines and sections name that stay without an IBGE code, with why."""
+def unresolved_places(package: Path, schema: Schema | None = None) -> list[dict]:
+    """The places the package's lines and sections name that stay without an IBGE code, with why: each
+    distinct pair of name and UF resolved once, in the order the rows first name it (origin, then
+    destination), the first reason kept for a place two spellings name."""
+    schema = schema or load_schema()
     found: dict[tuple[str, str], dict] = {}
-    for name in ("linhas.csv", "secoes.csv"):
-        if not (package / name).is_file():
+    met: dict[tuple[str, str], None] = {}  # every pair of the package, in the order the rows first name it
+    for name in ("linhas", "secoes"):
+        path = package / schema[name].filename
+        if not path.is_file():
             continue
-        with open(package / name, encoding="utf-8", newline="") as fh:
-            for row in csv.DictReader(fh):
-                for which in ("origem", "destino"):
-                    place = resolve(row[f"{which}_municipio"], row[f"{which}_uf"])
-                    if place.codigo_ibge is None:
-                        found.setdefault((place.uf, place.nome), {
-                            "municipio": place.nome, "uf": place.uf, "motivo": place.motivo})
+        for rows, _, _ in read_columns(schema[name], path, path.name, 1 << 20):
+            firsts = []  # (row, origin 0 / destination 1, the pair's texts): each pair at its first row
+            for side, which in enumerate(("origem", "destino")):
+                names, names_text = rows.column(f"{which}_municipio")
+                ufs, ufs_text = rows.column(f"{which}_uf")
+                width = max(len(ufs_text), 1)
+                distinct, first = np.unique(names * width + ufs, return_index=True)
+                firsts += [(r, side, (names_text[d // width], ufs_text[d % width]))
+                           for d, r in zip(distinct.tolist(), first.tolist())]
+            for _, _, texts in sorted(firsts, key=lambda f: (f[0], f[1])):
+                met.setdefault(texts)
+    for municipio, uf in met:
+        place = resolve(municipio, uf)
+        if place.codigo_ibge is None:
+            found.setdefault((place.uf, place.nome), {"municipio": place.nome, "uf": place.uf, "motivo": place.motivo})
     return [found[k] for k in sorted(found)]
