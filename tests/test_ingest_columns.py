@@ -20,6 +20,7 @@ from pipeline.adapters.antt_historico import History
 from pipeline.adapters.antt_linhas_secoes import LinesAndSections
 from pipeline.adapters.antt_paralisados import Paralysed
 from pipeline.adapters.antt_pontos import Stops
+from pipeline.adapters import columnar
 from pipeline.adapters.columnar import damaged, read_frame
 from pipeline.adapters.common import _DAMAGED
 from pipeline.read.writer import write_columns, write_table
@@ -83,7 +84,7 @@ def _package(folder: Path) -> dict[str, bytes]:
 
 @pytest.mark.parametrize("adapter", FILES)
 @pytest.mark.parametrize("seed", [1, 2])
-def test_arrow_and_the_csv_module_give_the_same_package_and_report(adapter, seed, tmp_path):
+def test_arrow_and_the_csv_module_give_the_same_package_and_report(adapter, seed, tmp_path, monkeypatch):
     name, cls = FILES[adapter]
     header, rows = _rows(name)
     rows = _hostile(header, rows, seed)
@@ -91,13 +92,18 @@ def test_arrow_and_the_csv_module_give_the_same_package_and_report(adapter, seed
     (tmp_path / "quoted").mkdir()
     plain = _write(tmp_path / "plain" / "export.csv", header, rows, quote=False)
     quoted = _write(tmp_path / "quoted" / "export.csv", header, rows, quote=True)
-    # the plain file is split by Arrow (its csv reader left unread), the quoted one read by the csv module
-    split, read = read_frame(plain, cls.LAYOUTS), read_frame(quoted, cls.LAYOUTS)
-    assert next(split.export.rows, None) is not None and next(read.export.rows, None) is None
-    assert read.rows.row_numbers.tolist() == split.rows.row_numbers.tolist()
+    # both files are split by Arrow (their csv reader left unread), every cell of the second wrapped in quotes
+    split, split_quoted = read_frame(plain, cls.LAYOUTS), read_frame(quoted, cls.LAYOUTS)
+    assert next(split.export.rows, None) is not None and next(split_quoted.export.rows, None) is not None
+    with monkeypatch.context() as patched:  # the same quoted file read by the csv module
+        patched.setattr(columnar, "plain_lines", lambda *args, **kwargs: False)
+        read = read_frame(quoted, cls.LAYOUTS)
+        assert next(read.export.rows, None) is None
+        ingest(adapter, quoted, tmp_path / "c")
+    assert read.rows.row_numbers.tolist() == split.rows.row_numbers.tolist() == split_quoted.rows.row_numbers.tolist()
     a = ingest(adapter, plain, tmp_path / "a")
     ingest(adapter, quoted, tmp_path / "b")
-    assert _package(tmp_path / "a") == _package(tmp_path / "b")
+    assert _package(tmp_path / "a") == _package(tmp_path / "b") == _package(tmp_path / "c")
     assert a.lidas == len(rows) - 1  # the blank row is no row
     assert a.duplicadas >= 8 and a.rejeitadas >= 5 and a.mantidas > 0
     assert a.lidas == a.mantidas + a.mescladas + a.duplicadas + a.rejeitadas
@@ -108,6 +114,40 @@ def test_arrow_and_the_csv_module_give_the_same_package_and_report(adapter, seed
     cnpj_lines = [r["linha"] for r in a.rejeitadas_detalhe if r["motivo"].startswith("CNPJ")]
     assert cnpj_lines and all(cells[line][0] in ("12.345.678/0001-00", "123") for line in cnpj_lines)
     assert [r["linha"] for r in a.rejeitadas_detalhe] == sorted(r["linha"] for r in a.rejeitadas_detalhe)
+
+
+@pytest.mark.parametrize("cell, read_by", [
+    ('"GO/Goiânia - TO/Palmas"', "arrow"),  # a cell wrapped whole in quotes
+    ('""', "arrow"),  # an empty cell in quotes
+    ('"GO/Goiânia - TO/""Palmas"""', "csv"),  # a doubled quote
+    ('GO/Goiânia - TO/"Palmas"', "csv"),  # quotes inside a cell
+    ('"GO/Goiânia; TO/Palmas"', "csv"),  # the delimiter inside quotes
+    ('"GO/Goiânia" - TO/Palmas', "linha 3: o CSV não pôde ser lido a partir desta linha (aspas fechadas seguidas "
+                                 "de outro caractere que não o ponto e vírgula; duplique as aspas dentro do texto)"),
+    ('"GO/Goiânia\r\nTO/Palmas"', "csv"),  # a line break inside quotes
+    ('"GO/Goiânia - TO/Palmas', "linha 3: o CSV não pôde ser lido a partir desta linha (aspas fechadas "
+                                "seguidas de outro caractere que não o ponto e vírgula"),  # a quote never closed
+])
+def test_a_file_whose_quotes_do_not_wrap_whole_cells_is_read_by_the_csv_module(cell, read_by, tmp_path):
+    """The regulator quotes every cell of some files: such a file is split by Arrow. Any other quote goes to
+    the csv module: the cells read are the csv module's, or the file is refused at the line it says."""
+    header, rows = _rows("linhas-secoes-sigma.csv")
+    at = header.index("descricao_linha")
+    lines = [";".join(f'"{c}"' for c in r) for r in rows]
+    lines[1] = ";".join(f'"{c}"' if i != at else cell for i, c in enumerate(rows[1]))
+    path = tmp_path / "export.csv"
+    path.write_bytes(("\r\n".join([";".join(header), *lines]) + "\r\n").encode("latin-1"))
+    if read_by not in ("arrow", "csv"):
+        with pytest.raises(IngestError) as refused:
+            read_frame(path, LinesAndSections.LAYOUTS)
+        assert str(refused.value).startswith(f"{path}, {read_by}")
+        return
+    frame = read_frame(path, LinesAndSections.LAYOUTS)
+    assert (next(frame.export.rows, None) is not None) == (read_by == "arrow")
+    with open(path, encoding="latin-1", newline="") as fh:
+        expected = list(csv.reader(fh, delimiter=";"))[1:]
+    assert [frame.raw(p) for p in range(len(frame.rows))] == expected
+    assert frame.raw(1)[at] == next(csv.reader([cell], delimiter=";"))[0]
 
 
 @pytest.mark.parametrize("damage", ["SÃ£o Paulo", "S\ufffdo Paulo", "CONCEIÃ\u0087ÃƒO", "ÂºA"])

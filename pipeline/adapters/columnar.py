@@ -136,15 +136,18 @@ def damaged(data: bytes, arr: np.ndarray) -> bool:
 
 def _split(text: str, names: list[str], shown: str) -> Columns | None:
     """The rows of a plain export split by Arrow (lines numbered from 2, blank rows left out, as the csv
-    reader leaves them); None when the file is not plain or holds damaged text, for the csv reader."""
+    reader leaves them); None when the file is not plain or holds damaged text, for the csv reader. A file
+    whose cells are wrapped whole in quotes, as some of the regulator's are (``"…";"…"``), is plain too
+    (``plain_lines``'s ``whole_quotes``): both readers give the text between the quotes."""
     data = text.encode("utf-8")
     arr = np.frombuffer(data, dtype=np.uint8)
-    if damaged(data, arr) or not plain_lines(data, len(names), b";"):
+    if damaged(data, arr) or not plain_lines(data, len(names), b";", whole_quotes=True):
         return None  # the csv reader refuses a damaged file at the row, naming line and column
     table = pacsv.read_csv(
         pa.py_buffer(data),
         read_options=pacsv.ReadOptions(skip_rows=1, column_names=names, use_threads=False),
-        parse_options=pacsv.ParseOptions(delimiter=";", quote_char=False, newlines_in_values=False,
+        parse_options=pacsv.ParseOptions(delimiter=";", quote_char='"' if b'"' in data else False,
+                                         double_quote=False, newlines_in_values=False,
                                          ignore_empty_lines=False),
         convert_options=pacsv.ConvertOptions(column_types={n: pa.string() for n in names}, strings_can_be_null=False,
                                              quoted_strings_can_be_null=False))

@@ -263,7 +263,7 @@ def _first_row(reader, path: Path) -> list[str]:
     try:
         header = next(reader, None)
     except csv.Error as exc:
-        raise IngestError(f"{path}, linha 1: o cabeçalho não pôde ser lido: {csv_error_pt(str(exc))}") from None
+        raise IngestError(f"{path}, linha 1: o cabeçalho não pôde ser lido: {csv_error_pt(str(exc), ';')}") from None
     if header is None or not any(h.strip() for h in header):
         raise IngestError(f"{path}: arquivo vazio, sem a linha de cabeçalho")
     return header
@@ -360,7 +360,7 @@ def read_export(path: Path, layouts: list[list[str]]) -> Export:
                 yield start, cells
         except csv.Error as exc:  # located where the record that could not be read begins
             raise IngestError(f"{path}, linha {last + 1}: o CSV não pôde ser lido a partir desta linha "
-                              f"({csv_error_pt(str(exc))})") from None
+                              f"({csv_error_pt(str(exc), ';')})") from None
 
     return Export(path, found, encoding, rows(), layouts.index(found), text)
 

@@ -166,12 +166,14 @@ def plain_csv(path: Path, width: int) -> bool:
                 return True
 
 
-def plain_lines(data: bytes, width: int, delimiter: bytes) -> bool:
+def plain_lines(data: bytes, width: int, delimiter: bytes, whole_quotes: bool = False) -> bool:
     """Whether ``data`` (whole lines, the last ending in a line feed) holds no quote, no NUL, no carriage
     return but before a line feed, no empty line, no line of :data:`MAX_LINE` bytes or more, and ``width``
-    cells on every line, split by ``delimiter``: lines any CSV reader splits at each delimiter alone. A byte
+    cells on every line, split by ``delimiter``: lines any CSV reader splits at each delimiter alone. With
+    ``whole_quotes``, a cell may be wrapped whole in quotes that hold no quote, delimiter or line end
+    (:func:`quotes_wrap_cells`): any CSV reader reads such a cell as the text between its quotes. A byte
     that is absent is looked for by ``bytes`` (in C, at memory speed); where it is, by numpy."""
-    if b"\0" in data or b'"' in data:
+    if b"\0" in data or (b'"' in data and not whole_quotes):
         return False
     arr = np.frombuffer(data, dtype=np.uint8)
     if b"\r" in data:
@@ -186,7 +188,30 @@ def plain_lines(data: bytes, width: int, delimiter: bytes) -> bool:
     if (lengths <= 0).any() or lengths.max() >= MAX_LINE:
         return False
     cuts = np.flatnonzero(arr == ord(delimiter))
-    return not (np.diff(np.searchsorted(cuts, np.concatenate(([-1], ends)))) != width - 1).any()
+    if (np.diff(np.searchsorted(cuts, np.concatenate(([-1], ends)))) != width - 1).any():
+        return False
+    return b'"' not in data or quotes_wrap_cells(arr, ord(delimiter))
+
+
+def quotes_wrap_cells(arr: np.ndarray, delimiter: int) -> bool:
+    """Whether every quote of ``arr`` (a file's bytes) opens or closes a cell wrapped whole in quotes: quotes
+    go in pairs, the first at a cell's start (the line's, or after a delimiter), the second at the same
+    cell's end (before a delimiter, a carriage return or a line feed), with no delimiter or line feed
+    between them. A doubled quote (``"a""b"``), a quote inside a cell (``a"b``), a cell ``"a"b``, a
+    delimiter or a line break inside quotes are not: the csv module reads those files."""
+    quote = arr == 34
+    quotes = np.flatnonzero(quote)
+    if quotes.size % 2:
+        return False
+    # inside quotes: after an odd count of them (the count kept modulo 256, which keeps its parity)
+    inside = (np.cumsum(quote, dtype=np.uint8) & 1).view(bool)
+    if (inside & ((arr == delimiter) | (arr == 10))).any():
+        return False
+    size = arr.size
+    before = np.where(quotes > 0, arr[np.maximum(quotes - 1, 0)], 10)
+    after = np.where(quotes + 1 < size, arr[np.minimum(quotes + 1, size - 1)], 10)
+    return bool(((before[0::2] == 10) | (before[0::2] == delimiter)).all()
+                and ((after[1::2] == delimiter) | (after[1::2] == 13) | (after[1::2] == 10)).all())
 
 
 def read_columns(table: Table, path: Path, shown: str, size: int):

@@ -352,14 +352,18 @@ def swallowed_lines(cells: list[str], start: int, end: int, width: int, delimite
                                for line in c.splitlines()[1:])
 
 
-def csv_error_pt(message: str) -> str:
-    """The csv module's error in pt-BR (its messages are English)."""
+SEPARATORS = {",": "a vírgula", ";": "o ponto e vírgula"}  # a file's separator, as its errors name it
+
+
+def csv_error_pt(message: str, delimiter: str = ",") -> str:
+    """The csv module's error in pt-BR (its messages are English), for a file split by ``delimiter``."""
     if "field larger than field limit" in message:
         return "uma célula passa do tamanho máximo"
     if "unexpected end of data" in message:
         return "aspas abertas que não se fecham até o fim do arquivo"
     if "expected after" in message:
-        return "aspas fechadas seguidas de outro caractere que não a vírgula; duplique as aspas dentro do texto"
+        return (f"aspas fechadas seguidas de outro caractere que não {SEPARATORS[delimiter]}; duplique as aspas "
+                "dentro do texto")
     if "NUL" in message:
         return "o arquivo tem um caractere NUL"
     return "CSV malformado"
