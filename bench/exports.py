@@ -1,6 +1,11 @@
 """Synthetic files in the regulator's current layouts, at the sizes ../shared/spec/antt-layouts.md reports,
 for measuring the adapters (bench/ingest.py): Latin-1, ``;``, CRLF, ``DD/MM/YYYY``, valid CNPJs, new-form
 prefixes and real municipalities. Written by the project; no row is real.
+
+The sections file is as that page describes September 2026's: every cell in quotes (its example row), each
+row a section of its own (some forty a line, between some 2,100 municipalities, every one crossing a state
+border), ``extensao_secao`` empty, ``tipo_servico`` blank in one row in 43 and a court order
+(``AUTORIZAÇÃO JUDICIAL``) in one in 7.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from pipeline.adapters.antt_linhas_secoes import HEADER as SECTIONS
 from pipeline.adapters.antt_monitriip import HEADER as TICKETS
 from pipeline.adapters.antt_pontos import HEADER as STOPS
 from pipeline.contract.identifiers import cnpj_check_digits
+from pipeline.places import municipalities
 
 # rows of each file in September 2026 (one month of Monitriip: about 12 million over 94 months)
 REAL_SIZES = {"antt-linhas-secoes": 84_518, "antt-horarios": 10_454, "antt-pontos-esquema-operacional": 23_303,
@@ -48,6 +54,7 @@ def _month(year: int, month: int, later: int) -> str:
 
 def _rows(adapter: str, n: int, rng: random.Random, period: tuple[int, int] = (2025, 1)):
     """The ``n`` data rows of ``adapter``'s file (``period``: Monitriip's month of issue, ``(year, month)``)."""
+    places = rng.sample(sorted(municipalities().values()), 2_100) if adapter == "antt-linhas-secoes" else []
     for i in range(n):
         line = i // 40  # some forty rows a line
         cnpj, prefix, a, b = _line(line)
@@ -56,8 +63,14 @@ def _rows(adapter: str, n: int, rng: random.Random, period: tuple[int, int] = (2
         common = [cnpj, f"EMPRESA {line % 180} TRANSPORTES LTDA"]
         stop_a, stop_b = PLACES[i % len(PLACES)], PLACES[(i + 5) % len(PLACES)]
         if adapter == "antt-linhas-secoes":
-            yield common + ["", "", day, prefix, desc, SERVICES[i % 5], stop_a[1], stop_a[0], stop_b[1], stop_b[0],
-                            f"{100 + i % 900},{i % 10}", "AUTORIZACAO", "INTERESTADUAL"]
+            if i % 40 == 0:  # the line's sections: its ends and nine places between, each pair across a border
+                stops = [(a[1], a[0]), *rng.sample(places, 9), (b[1], b[0])]
+                sections = [(x, y) for k, x in enumerate(stops) for y in stops[k + 1:] if x[1] != y[1]]
+                sections = list(dict.fromkeys(pair for x, y in sections for pair in ((x, y), (y, x))))
+            origin, destination = sections[i % 40 % len(sections)]
+            yield common + ["", "", day, prefix, desc, "" if rng.random() < 1 / 43 else SERVICES[line % 5],
+                            *origin, *destination, "", "AUTORIZAÇÃO JUDICIAL" if rng.random() < 1 / 7
+                            else "AUTORIZACAO", "INTERESTADUAL"]
         elif adapter == "antt-horarios":
             flags = ["x" if rng.random() < 0.8 else "" for _ in range(19)]
             yield common + [day, prefix, desc, SERVICES[i % 5], ("ida", "volta")[i % 2],
@@ -88,10 +101,15 @@ HEADERS = {"antt-linhas-secoes": SECTIONS, "antt-horarios": TIMETABLE, "antt-pon
            "antt-empresas-habilitadas": REGULAR.columns, "antt-monitriip-bilhetes": TICKETS}
 
 
+QUOTED = {"antt-linhas-secoes"}  # files whose every cell is in quotes, as the page quotes their example row
+
+
 def write_export(adapter: str, rows: int, path: Path, seed: int = 952, period: tuple[int, int] = (2025, 1)) -> Path:
     """``rows`` rows of ``adapter``'s current layout at ``path``, as the regulator writes them (``period``: the
     month of a Monitriip file, ``(year, month)``)."""
     rng = random.Random(seed)
-    text = ";".join(HEADERS[adapter]) + "\r\n" + "".join(";".join(r) + "\r\n" for r in _rows(adapter, rows, rng, period))
+    cell = (lambda text: f'"{text}"') if adapter in QUOTED else (lambda text: text)
+    text = ";".join(HEADERS[adapter]) + "\r\n" + "".join(";".join(map(cell, r)) + "\r\n"
+                                                          for r in _rows(adapter, rows, rng, period))
     Path(path).write_bytes(text.encode("latin-1"))
     return Path(path)
