@@ -15,12 +15,11 @@ from conftest import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.adapters import IngestError, ingest
+from pipeline.adapters import IngestError, columnar, ingest
 from pipeline.adapters.antt_historico import History
 from pipeline.adapters.antt_linhas_secoes import LinesAndSections
 from pipeline.adapters.antt_paralisados import Paralysed
 from pipeline.adapters.antt_pontos import Stops
-from pipeline.adapters import columnar
 from pipeline.adapters.columnar import damaged, read_frame
 from pipeline.adapters.common import _DAMAGED
 from pipeline.read.writer import write_columns, write_table
