@@ -849,7 +849,11 @@ def test_the_answer_from_a_to_b_includes_lines_that_stop_in_both_in_that_order(t
     answer = json.loads(there.with_suffix(".json").read_text(encoding="utf-8"))
     [served] = answer["linhas"]
     assert served["prefixo"] == "GOTO0113002" and served["por_paradas"] and served["partidas_semana"] is None
-    assert "para em Anápolis e depois em Gurupi no seu esquema operacional" in page_text(there / "index.html")
+    # no departure, fare or ticket between them: answered in Anápolis's row of destinations, not a page of its own
+    assert not there.exists()
+    row = page_text(site / "cidades" / "go" / "anapolis" / "index.html")
+    assert "Gurupi (TO) GOTO0113002 (pelas paradas)" in row
+    assert "Pelas paradas: a linha para em Anápolis e depois no destino, no seu esquema operacional." in row
     assert not (site / "cidades" / "to" / "gurupi" / "para" / "go-anapolis.json").exists()  # not in that order
 
 

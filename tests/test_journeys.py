@@ -253,6 +253,65 @@ def test_a_leg_inside_one_state_says_whose_service_it_is_in_the_words_of_the_pyt
         said = MESSAGES["trecho_mesmo_estado"].format(de="Montes Claros (MG)", para="Teófilo Otoni (MG)",
                                                       estado=matching.states()["MG"])
         assert said in page.locator("section.baldeacoes p.nota").all_text_contents()
+        # the first leg has no page of its own (a section alone, cities.own_page): its link leads to the row
+        expect(page.locator("section.baldeacoes a[href='/cidades/go/aguas-lindas-de-goias/#para-mg-montes-claros']")
+               ).to_have_text(["A resposta de Águas Lindas de Goiás (GO) para Montes Claros (MG)"])
         assert tab.console_errors == []
     finally:
         page.context.close()
+
+
+@pytest.mark.browser
+def test_a_pair_without_a_page_of_its_own_is_answered_in_its_row_and_linked_there(browser, sample_url, sample_site):
+    """The sample's Curitiba -> Joinville: one line links them by a section, with no departure, fare or ticket
+    between them, so the pair has no page (cities.own_page): Curitiba's row of destinations lists the line,
+    and the form's answer, its link and the search's first result all lead to that row."""
+    assert not (sample_site / "cidades/pr/curitiba/para/sc-joinville").exists()
+    places = json.loads((sample_site / "cidades/index.json").read_text(encoding="utf-8"))
+    curitiba = next(p for p in places if p["chave"] == "pr/curitiba")
+    joinville = next(k for k, p in enumerate(places) if p["chave"] == "sc/joinville")
+    assert joinville in curitiba["destinos"] and joinville in curitiba["sem_pagina"]
+    tab = _open(browser, sample_url)
+    page = tab.page
+    try:
+        page.goto("/?de=Curitiba&para=Joinville")  # the form answers from the pair's JSON, as for any pair
+        answer = page.locator("#resposta")
+        expect(answer.locator("h2")).to_have_text("De Curitiba (PR) para Joinville (SC)")
+        served = answer.locator("a[href^='/linhas/']").all_text_contents()
+        assert served
+        page.goto("/busca/?q=curitiba%20joinville")
+        expect(page.locator("#estado-busca")).to_contain_text("encontrad")
+        first = page.locator("#resultados li h2 a").first
+        expect(first).to_have_text("De Curitiba (PR) para Joinville (SC)")
+        expect(first).to_have_attribute("href", "/cidades/pr/curitiba/#para-sc-joinville")
+        first.click()
+        row = page.locator("#para-sc-joinville")
+        expect(row).to_be_in_viewport()
+        expect(row.locator("th")).to_have_text("Joinville (SC)")
+        assert row.locator("td").first.locator("a").all_text_contents() == served  # the same lines
+        assert tab.console_errors == []
+    finally:
+        page.context.close()
+
+
+def test_the_answer_of_every_pair_is_where_the_python_rule_says_and_a_page_or_row_is_there(sample_site):
+    """cities.answer_url (the command line's search; nomes.js answerUrl is its twin, tested in Chromium above):
+    every pair of the sample's index leads to a page that exists, or to a row of its origin's page."""
+    from pipeline.site.cities import answer_url
+
+    places = json.loads((sample_site / "cidades/index.json").read_text(encoding="utf-8"))
+    kinds = Counter()
+    for de in places:
+        for k in de["destinos"]:
+            url = answer_url(places, de, places[k])
+            if "#" in url:
+                page, anchor = url.split("#")
+                assert f'id="{anchor}"' in (sample_site / page.strip("/") / "index.html").read_text(encoding="utf-8")
+                assert not (sample_site / page.strip("/") / "para" / anchor.removeprefix("para-")).exists()
+            else:
+                assert (sample_site / url.strip("/") / "index.html").is_file(), url
+            kinds["#" in url] += 1
+    assert kinds[True] and kinds[False]  # the sample has both
+    curitiba = next(p for p in places if p["chave"] == "pr/curitiba")
+    joinville = next(p for p in places if p["chave"] == "sc/joinville")
+    assert answer_url(places, curitiba, joinville) == "/cidades/pr/curitiba/#para-sc-joinville"

@@ -208,9 +208,14 @@ def test_a_terminal_filed_under_a_municipality_is_that_place_and_the_answer_says
 
 
 def test_only_a_section_row_makes_the_answer_claim_a_section(pair_site):
-    by_section = page_text(pair_site / "cidades/go/cristalina/para/df-brasilia/index.html")
-    assert "12-0140-00 Brasília (DF) → Caldas Novas (GO); para em Cristalina por uma seção" in by_section
-    assert _json(pair_site, "go/cristalina/para/df-brasilia")["linhas"][0]["por_secao"] is True
+    # a pair linked by a section alone, with no departure, fare or ticket: answered in the place's row
+    assert not (pair_site / "cidades/go/cristalina/para/df-brasilia/index.html").exists()
+    city = page_text(pair_site / "cidades/go/cristalina/index.html")
+    assert "Brasília (DF) 12-0140-00 (por seção)" in city
+    assert "Por seção: uma seção da linha ( art. 3º XXI ) liga Cristalina ao destino." in city
+    answer = _json(pair_site, "go/cristalina/para/df-brasilia")
+    assert answer["linhas"][0]["por_secao"] is True
+    assert answer["url"] == "/cidades/go/cristalina/#para-df-brasilia"
 
 
 def test_placeholder_times_are_said_and_not_counted(pair_site):

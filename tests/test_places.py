@@ -127,14 +127,17 @@ def test_city_page_lists_each_destination_with_lines_departures_and_fares(site):
     text = page_text(site / "cidades" / "df" / "brasilia" / "index.html")
     assert "Brasília (DF)" in text and "Código IBGE 5300108" in text and "Grafia nas fontes BRASILIA" in text
     assert "Caldas Novas (GO) 1" in text
-    assert "Cristalina (GO) 1" in text  # by the section BRASILIA - CRISTALINA (art. 3 XXI)
     pair = page_text(site / "cidades" / "df" / "brasilia" / "para" / "go-caldas-novas" / "index.html")
     assert "De Brasília (DF) para Caldas Novas (GO)" in pair and "12-0140-00" in pair
     assert "Tarifas máximas vigentes em 30/06/2026 pelas regras do Decreto nº 952/1993" in pair and "88,50" in pair
+    assert "Cristalina (GO) 1" in text  # by the section BRASILIA - CRISTALINA (art. 3 XXI)
     via_section = page_text(site / "cidades" / "df" / "brasilia" / "para" / "go-cristalina" / "index.html")
     assert "para em Brasília por uma seção" not in via_section  # Brasília is the line's terminal
-    back = page_text(site / "cidades" / "go" / "cristalina" / "para" / "df-brasilia" / "index.html")
-    assert "para em Cristalina por uma seção" in back and "sem horários desta parada na fonte" in back
+    # the way back, with no departure from Cristalina, fare or ticket: answered in Cristalina's row of
+    # destinations, which lists the line and how it links the two, not by a page of its own
+    assert not (site / "cidades" / "go" / "cristalina" / "para" / "df-brasilia").exists()
+    back = page_text(site / "cidades" / "go" / "cristalina" / "index.html")
+    assert "Brasília (DF) 12-0140-00 (por seção)" in back
     index = page_text(site / "cidades" / "index.html")
     assert "Brasília" in index and "Santa Cruz de la Sierra".upper() in index
 

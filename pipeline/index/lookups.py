@@ -96,7 +96,9 @@ def first(folder: Path, text: str) -> tuple[list[tuple[str, str, str, str]], lis
         linked = places.index(para) in de["destinos"]
         title = f"De {_label(de)} para {_label(para)}"
         if linked:
-            hits.append(("ligacao", f"{de['chave']} > {para['chave']}", title, f"{de['url']}para/{para['chave'].replace('/', '-')}/"))
+            from ..site.cities import answer_url
+
+            hits.append(("ligacao", f"{de['chave']} > {para['chave']}", title, answer_url(places, de, para)))
         else:
             notes.append(matching.no_line(de, para))
             notes += [p["nota"] for p in (de, para) if p.get("nota")]  # named only in the test company's lines

@@ -108,7 +108,6 @@ def template_globals(data: SiteData) -> dict:
         # the page of a table's record, when the table's records have pages (pipeline/contract/kinds.py); else None
         "url_do_registro": lambda table, key: urls.url(kinds.KIND_OF_TABLE[table], slug=slugify(key))
         if table in kinds.KIND_OF_TABLE else None,
-        "url_par": urls.pair,
         # a line's terminals in the direction travelled (pipeline/site/cities.py), as the pair's JSON says them
         "ligacao": ligacao,
         "url_tabela": lambda name: urls.url("tabela", slug=name),  # table names are already safe slugs
@@ -194,9 +193,10 @@ def section_pages(data: SiteData, has_template=lambda name: True) -> list[tuple[
         template = kind.index if has_template(kind.index) else "indice"
         work += kind_pages(kind, data.records[kind.name], data.lines_by_uf if kind.index_by == "uf" else None,
                            template)
-    # the answer for each pair of places, without JavaScript (the form reads the same from JSON)
+    # the answer for each pair of places that says more than the place's row (cities.own_page), without
+    # JavaScript (the form reads the same from JSON)
     work += [(urls.pair_path(c, r["outra"]), "cidade_para", {"cidade": c, "rota": r})
-             for c in data.records["cidade"] for r in c["destinos"]]
+             for c in data.records["cidade"] for r in c["destinos"] if r["pagina"]]
     return work
 
 

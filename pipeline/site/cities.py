@@ -248,12 +248,42 @@ def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None 
         for answer in rec["destinos"]:
             answer["bilhetes"] = (tickets or {}).get((rec["chave"], answer["outra"]["chave"]), [])
             answer["contradicao"] = contradiction(answer, timetabled=coverage is None or coverage.covered("horarios"))
+            answer["pagina"] = own_page(answer)
+            answer["url"] = urls.pair(rec, answer["outra"]) if answer["pagina"] else row_url(rec, answer["outra"])
         rec["fontes"] = sources
         rec["linhas"] = len(rec["linhas"])
         rec["grafias"] = sorted(rec["grafias"])
         rec["apelidos"] = [(g, resolve(g, rec["uf"]).motivo) for g in rec["grafias"]
                            if resolve(g, rec["uf"]).resolucao == BY_ALIAS]
+    for rec in cities.values():  # the way back's address, now that every answer has its own
+        for answer in rec["destinos"]:
+            if answer["volta"]:
+                back = next(a for a in cities[answer["outra"]["chave"]]["destinos"] if a["outra"] is rec)
+                answer["volta_url"] = back["url"]
     return sorted(cities.values(), key=lambda c: (collation_key(c["nome"]), c["uf"]))
+
+
+def own_page(answer: Record) -> bool:
+    """Whether the answer from a place to another has a page of its own: only when it says more than the
+    place's row of destinations shows (each line that serves the pair and its carriers): departures (a
+    placeholder's included), fares, tickets, lines paralysed, a contradiction, or a note on a line (a
+    terminal the source names apart). A national sections file links some 70,000 pairs, most by a section
+    alone: a page for each would not fit the host (GitHub Pages' 1 GB)."""
+    return bool(answer["partidas"] or answer["paralisadas"] or answer["bilhetes"] or answer.get("contradicao")
+                or any(i["tarifas"] or i["notas"] or i["nota"] for i in answer["linhas"]))
+
+
+def row_url(city: dict, other: dict) -> str:
+    """The address of ``other``'s row in ``city``'s destinations: the answer of a pair without a page."""
+    return f"{city['url']}#para-{other['chave'].replace('/', '-')}"
+
+
+def answer_url(places: list[dict], de: dict, para: dict) -> str:
+    """Where the answer from ``de`` to ``para`` is read, from the places of :func:`index_json` (``sem_pagina``):
+    the pair's page or ``de``'s row (theme/static/js/nomes.js ``answerUrl``, the same rule)."""
+    if places.index(para) in de.get("sem_pagina", ()):
+        return row_url(de, para)
+    return urls.pair({"slug": de["chave"]}, {"slug": para["chave"]})
 
 
 def season(departures: list[Record]) -> str | None:
@@ -489,7 +519,8 @@ def index_json(cities: list[Record], lines: list[dict] = ()) -> list[dict]:
     there are some) the destinations whose
     departures from here no source gives (a section's or a stop's place, which no timetable names, or no
     timetable covered: their ``partidas`` are 0, which the answers do not state as a count), and
-    ``linhas``, how many lines serve it (the test company's not counted): a measure of its service.
+    ``linhas``, how many lines serve it (the test company's not counted): a measure of its service;
+    ``sem_pagina`` (where there are some) the destinations answered in this place's row alone (:func:`own_page`).
     A place named only in the test company's lines (:func:`test_only_places`) is listed too, with no
     destination, its first such line's address and ``nota``, what to tell the person who types it."""
     places = sorted([*cities, *test_only_places(lines, cities)], key=lambda c: (collation_key(c["nome"]), c["uf"]))
@@ -501,8 +532,10 @@ def index_json(cities: list[Record], lines: list[dict] = ()) -> list[dict]:
         timetabled = "horarios" not in _uncovered(c)
         unknown = sorted(position[r["outra"]["chave"]] for r in c["destinos"] if r["linhas"] and not (
             timetabled and any(i["partidas_semana"] is not None for i in r["linhas"])))
+        rows = sorted(position[r["outra"]["chave"]] for r in c["destinos"] if not r["pagina"])
         out.append(dict(_place_json(c), busca=sorted({c["busca"], *(fold_name(g) for g in c["grafias"])}),
                         destinos=[p for p, _, _ in legs], partidas=[w for _, w, _ in legs],
+                        **({"sem_pagina": rows} if rows else {}),
                         # left out where they say nothing (no length given, every leg timetabled): the form's bytes
                         **({"km": [k for _, _, k in legs]} if any(k is not None for _, _, k in legs) else {}),
                         **({"sem_horarios": unknown} if unknown else {}),
@@ -544,6 +577,7 @@ def answers_json(rec: Record, label) -> dict[str, dict]:
     return {answer_file(rec, r["outra"]): {
         "de": _place_json(rec),
         "para": _place_json(r["outra"]),
+        "url": r["url"],  # the answer's page, or the origin's row of destinations when the pair has none (own_page)
         "partidas_semana": r["partidas_semana"],
         "epoca": r["epoca"],  # the months the weekly departures run in, when not all year (season)
         # weekly departures of lines whose times are the export's placeholder (pipeline/site/placeholders.py)

@@ -506,7 +506,7 @@ def record_feed(page: str) -> str:
 def record_pages(data):
     """The pages an event of what changed may name (pipeline/release/routes.py ``Pages``), from the site's
     records: each line's, each carrier's but the test company's (whose rows are never followed), each pair of
-    places' answer, the pairs whose answer lists a line (served or paralysed), and each page's title."""
+    places' answer that has a page of its own (``cities.own_page``), the pairs whose answer lists a line (served or paralysed), and each page's title."""
     from ..release.routes import Pages
     from .cities import is_test_carrier
 
@@ -523,8 +523,10 @@ def record_pages(data):
         pages.titles[carrier["url"]] = str(carrier.get("razao_social") or carrier["cnpj"])
     for city in data.records.get("cidade", []):
         for answer in city["destinos"]:
+            if not answer["pagina"]:  # a pair answered in its place's row has no page to follow
+                continue
             other = answer["outra"]
-            url = urls.pair(city, other)
+            url = answer["url"]
             pages.pair[(city["chave"], other["chave"])] = url
             pages.titles[url] = f"{city['nome']} ({city['uf']}) → {other['nome']} ({other['uf']})"
             for item in list(answer["linhas"]) + list(answer["paralisadas"]):

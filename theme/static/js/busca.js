@@ -45,7 +45,7 @@
       var changes = linked ? [] : nomes.oneChange(list, list.indexOf(de), list.indexOf(para));
       var asked = "?de=" + encodeURIComponent(placeLabel(de)) + "&para=" + encodeURIComponent(placeLabel(para));
       out.push({ kind: "Ligação", title: "De " + placeLabel(de) + " para " + placeLabel(para),
-                 url: linked ? de.url + "para/" + para.chave.replace("/", "-") + "/" : de.url + (changes.length ? asked : ""),
+                 url: linked ? nomes.answerUrl(list, de, para) : de.url + (changes.length ? asked : ""),
                  text: linked ? "Linhas, partidas e o que as fontes dizem desta ligação" :
                    [nomes.noLine(de, para, rules)].concat([de.nota, para.nota].filter(Boolean)).join(" ") +
                    (de.nota ? " A página é a da linha de teste." : changes.length ?

@@ -178,6 +178,14 @@
     return found;
   }
 
+  // where the answer from ``de`` to ``para`` (a place of ``places`` it has an answer for) is read without
+  // JavaScript: its own page, or de's row of destinations when the pair has none (pipeline/site/cities.py
+  // own_page, row_url: the index lists those in ``sem_pagina``)
+  function answerUrl(places, de, para) {
+    var other = para.chave.replace("/", "-");
+    return (de.sem_pagina || []).indexOf(places.indexOf(para)) >= 0 ? de.url + "#para-" + other : de.url + "para/" + other + "/";
+  }
+
   var loaded = {};
   function load(base) {  // the places and the rule's constants, fetched once
     if (!loaded[base]) {
@@ -191,6 +199,6 @@
   }
 
   window.portal.nomes = { rank: rank, findPlace: findPlace, findJourney: findJourney, part: part, noLine: noLine, load: load,
-                          oneChange: oneChange, fill: fill,
+                          oneChange: oneChange, fill: fill, answerUrl: answerUrl,
                           compare: compare, distance: distance };
 }());

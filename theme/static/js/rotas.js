@@ -200,8 +200,7 @@
       box.appendChild(el("p", "Nenhuma partida de " + de.nome + " para " + para.nome + " nos quadros de horários das fontes.",
         { "class": "vazio" }));
     }
-    box.appendChild(el("p")).appendChild(link("A resposta de " + label(de) + " para " + label(para), de.url + "para/" +
-      para.chave.replace("/", "-") + "/"));
+    box.appendChild(el("p")).appendChild(link("A resposta de " + label(de) + " para " + label(para), hit.url));
   }
 
   // where no line links two places: the journeys with one change (nomes.js oneChange), each leg's answer fetched
