@@ -270,7 +270,8 @@ def test_a_pair_without_a_page_of_its_own_is_answered_in_its_row_and_linked_ther
     places = json.loads((sample_site / "cidades/index.json").read_text(encoding="utf-8"))
     curitiba = next(p for p in places if p["chave"] == "pr/curitiba")
     joinville = next(k for k, p in enumerate(places) if p["chave"] == "sc/joinville")
-    assert joinville in curitiba["destinos"] and joinville in curitiba["sem_pagina"]
+    assert joinville in curitiba["destinos"]
+    assert joinville in curitiba["sem_pagina"] if "sem_pagina" in curitiba else joinville not in curitiba["com_pagina"]
     tab = _open(browser, sample_url)
     page = tab.page
     try:
@@ -289,6 +290,13 @@ def test_a_pair_without_a_page_of_its_own_is_answered_in_its_row_and_linked_ther
         expect(row).to_be_in_viewport()
         expect(row.locator("th")).to_have_text("Joinville (SC)")
         assert row.locator("td").first.locator("a").all_text_contents() == served  # the same lines
+        # the index lists a place's pairs without a page (Rio de Janeiro's), or those with one (Curitiba's)
+        assert "sem_pagina" in next(p for p in places if p["chave"] == "rj/rio-de-janeiro")
+        for typed, href in (("rio de janeiro juiz de fora", "/cidades/rj/rio-de-janeiro/#para-mg-juiz-de-fora"),
+                            ("curitiba florianopolis", "/cidades/pr/curitiba/para/sc-florianopolis/")):
+            page.goto("/busca/?q=" + typed.replace(" ", "%20"))
+            expect(page.locator("#estado-busca")).to_contain_text("encontrad")
+            expect(page.locator("#resultados li h2 a").first).to_have_attribute("href", href)
         assert tab.console_errors == []
     finally:
         page.context.close()
@@ -312,6 +320,8 @@ def test_the_answer_of_every_pair_is_where_the_python_rule_says_and_a_page_or_ro
                 assert (sample_site / url.strip("/") / "index.html").is_file(), url
             kinds["#" in url] += 1
     assert kinds[True] and kinds[False]  # the sample has both
+    # and both ways of listing them: the fewer of those without a page and those with one
+    assert any("sem_pagina" in p for p in places) and any("com_pagina" in p for p in places)
     curitiba = next(p for p in places if p["chave"] == "pr/curitiba")
     joinville = next(p for p in places if p["chave"] == "sc/joinville")
     assert answer_url(places, curitiba, joinville) == "/cidades/pr/curitiba/#para-sc-joinville"

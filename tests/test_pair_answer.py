@@ -261,10 +261,13 @@ def test_every_answer_states_its_sources_and_what_they_do_not_cover(tmp_path):
     sentence = ("Fonte: fonte não declarada (pasta sem-tarifas). Esta resposta não considera esquemas operacionais "
                 "(paradas das linhas), tarifas máximas nem bilhetes vendidos (Monitriip): as fontes deste site não os incluem.")
     assert _text(page.find("p", class_="fonte")) == sentence
-    answer = _json(out, "df/brasilia/para/go-caldas-novas")
-    assert answer["fonte"] == "fonte não declarada (pasta sem-tarifas)"
-    assert answer["nao_cobertas"] == ["esquemas operacionais (paradas das linhas)", "tarifas máximas",
-                                      "bilhetes vendidos (Monitriip)"]
+    # every answer's sources, once for the form (a pair's file does not repeat them)
+    assert "fonte" not in _json(out, "df/brasilia/para/go-caldas-novas")
+    sources = json.loads((out / "cidades" / "fontes.json").read_text(encoding="utf-8"))
+    assert sources == {"fonte": "fonte não declarada (pasta sem-tarifas)",
+                       "nao_cobertas": ["esquemas operacionais (paradas das linhas)", "tarifas máximas",
+                                        "bilhetes vendidos (Monitriip)"],
+                       "frase": sentence}
     # the title and the summary promise no fares: no source covers them
     assert _text(page.title).startswith("De Brasília (DF) para Caldas Novas (GO): linhas e horários — ")
     assert page.find("meta", attrs={"name": "description"})["content"] == (
@@ -340,7 +343,7 @@ def test_real_export_placeholder_lines_and_the_test_company(real_only_site):
     assert sorted(test_only) == ["mg/agua-comprida", "mg/piau"]
     assert [p["destinos"] for p in test_only.values()] == [[], []]
     assert next(p for p in places if p["chave"] == "sp/sao-paulo")["linhas"] == 835
-    answer = _real(real_only_site, "df/brasilia/para/go-trindade")
+    answer = json.loads((real_only_site / "cidades" / "fontes.json").read_text(encoding="utf-8"))
     assert answer["fonte"] == "ANTT — Agência Nacional de Transportes Terrestres, Quadro de horários 2021 (dados de 2021)"
     assert answer["nao_cobertas"] == ["seções das linhas", "esquemas operacionais (paradas das linhas)",
                                       "serviços paralisados", "tarifas máximas", "bilhetes vendidos (Monitriip)"]

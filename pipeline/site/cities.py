@@ -279,9 +279,10 @@ def row_url(city: dict, other: dict) -> str:
 
 
 def answer_url(places: list[dict], de: dict, para: dict) -> str:
-    """Where the answer from ``de`` to ``para`` is read, from the places of :func:`index_json` (``sem_pagina``):
-    the pair's page or ``de``'s row (theme/static/js/nomes.js ``answerUrl``, the same rule)."""
-    if places.index(para) in de.get("sem_pagina", ()):
+    """Where the answer from ``de`` to ``para`` is read, from the places of :func:`index_json` (``sem_pagina`` or
+    ``com_pagina``): the pair's page or ``de``'s row (theme/static/js/nomes.js ``answerUrl``, the same rule)."""
+    k = places.index(para)
+    if (k not in de["com_pagina"]) if "com_pagina" in de else (k in de.get("sem_pagina", ())):
         return row_url(de, para)
     return urls.pair({"slug": de["chave"]}, {"slug": para["chave"]})
 
@@ -520,7 +521,9 @@ def index_json(cities: list[Record], lines: list[dict] = ()) -> list[dict]:
     departures from here no source gives (a section's or a stop's place, which no timetable names, or no
     timetable covered: their ``partidas`` are 0, which the answers do not state as a count), and
     ``linhas``, how many lines serve it (the test company's not counted): a measure of its service;
-    ``sem_pagina`` (where there are some) the destinations answered in this place's row alone (:func:`own_page`).
+    which destinations are answered in this place's row alone (:func:`own_page`), where some are: the fewer of
+    ``sem_pagina``, those, and ``com_pagina``, the others (a national sections file's places have tens of
+    destinations without a page for one with; the 2021 export's, the other way round).
     A place named only in the test company's lines (:func:`test_only_places`) is listed too, with no
     destination, its first such line's address and ``nota``, what to tell the person who types it."""
     places = sorted([*cities, *test_only_places(lines, cities)], key=lambda c: (collation_key(c["nome"]), c["uf"]))
@@ -533,9 +536,10 @@ def index_json(cities: list[Record], lines: list[dict] = ()) -> list[dict]:
         unknown = sorted(position[r["outra"]["chave"]] for r in c["destinos"] if r["linhas"] and not (
             timetabled and any(i["partidas_semana"] is not None for i in r["linhas"])))
         rows = sorted(position[r["outra"]["chave"]] for r in c["destinos"] if not r["pagina"])
+        paged = sorted(position[r["outra"]["chave"]] for r in c["destinos"] if r["pagina"])
+        pages = {} if not rows else {"com_pagina": paged} if len(paged) < len(rows) else {"sem_pagina": rows}
         out.append(dict(_place_json(c), busca=sorted({c["busca"], *(fold_name(g) for g in c["grafias"])}),
-                        destinos=[p for p, _, _ in legs], partidas=[w for _, w, _ in legs],
-                        **({"sem_pagina": rows} if rows else {}),
+                        destinos=[p for p, _, _ in legs], partidas=[w for _, w, _ in legs], **pages,
                         # left out where they say nothing (no length given, every leg timetabled): the form's bytes
                         **({"km": [k for _, _, k in legs]} if any(k is not None for _, _, k in legs) else {}),
                         **({"sem_horarios": unknown} if unknown else {}),
@@ -572,8 +576,8 @@ def _departure_json(row: Record, label) -> dict:
 
 def answers_json(rec: Record, label) -> dict[str, dict]:
     """One small JSON file per destination of ``rec`` (path -> content), with the same answer as the
-    city's page: the form fetches only the pair it was asked. ``label`` gives a category's pt-BR label."""
-    sources = rec.get("fontes")
+    city's page but its sources (:func:`sources_json`): the form fetches only the pair it was asked.
+    ``label`` gives a category's pt-BR label."""
     return {answer_file(rec, r["outra"]): {
         "de": _place_json(rec),
         "para": _place_json(r["outra"]),
@@ -603,8 +607,15 @@ def answers_json(rec: Record, label) -> dict[str, dict]:
         # lines the regulator publishes as paralysed for this pair: said, never offered
         "paralisadas": [{"prefixo": x["linha"]["prefixo"], "url": x["linha"]["url"], "ligacao": ligacao(x["linha"]),
                          "desde": x["desde"].isoformat(), "desde_texto": data_br(x["desde"])} for x in r["paralisadas"]],
-        # where the answer comes from, of when, and what it cannot consider (answer_sources)
-        "fonte": sources["fonte"] if sources else None,
-        "nao_cobertas": sources["nao_cobertas"] if sources else [],
-        "frase_fonte": (sources or Record(frase=sources_sentence(Record(fonte=None, nao_cobertas=[]))))["frase"],
+        # where the answer comes from is every answer's: /cidades/fontes.json (sources_json), fetched once
     } for r in rec["destinos"]}
+
+
+def sources_json(coverage: Coverage | None) -> dict:
+    """``/cidades/fontes.json``: what every answer says of where it comes from (:func:`answer_sources`), the
+    same for every pair: ``fonte``, ``nao_cobertas`` and ``frase``, the sentence the pair's page shows. The
+    form reads it beside a pair's file, which does not repeat it (some 1.2 KB in each of a national file's
+    70,000 pairs)."""
+    sources = answer_sources(coverage) or Record(fonte=None, nao_cobertas=[])
+    return {"fonte": sources["fonte"], "nao_cobertas": sources["nao_cobertas"],
+            "frase": sources.get("frase") or sources_sentence(sources)}

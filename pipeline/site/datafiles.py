@@ -16,7 +16,7 @@ from functools import partial
 from ..contract.identifiers import slugify
 from ..places.matching import rules
 from . import identifiers, names, notices, urls, verification
-from .cities import answers_json, index_json
+from .cities import answers_json, index_json, sources_json
 from .indexes import LINE_FIELDS, lines_json
 from .record import addressed
 
@@ -66,7 +66,8 @@ def identifier_shards(data) -> dict[str, dict]:
 def jobs(data, label: Callable[[str, str, object], str]) -> list[Callable[[], dict[str, object]]]:
     """The jobs; ``label(table, field, value)`` gives an enum value's pt-BR label."""
     category = partial(label, "tarifas", "categoria")
-    out = [lambda: {"cidades/index.json": index_json(data.records["cidade"], data.records["linha"]), "busca/regras.json": rules()},
+    out = [lambda: {"cidades/index.json": index_json(data.records["cidade"], data.records["linha"]),
+                    "cidades/fontes.json": sources_json(data.coverage), "busca/regras.json": rules()},
            partial(verification_shards, data), partial(identifier_shards, data), partial(names.shards, data)]
     # a job holds its notices' rows at once: in larger jobs those rows set the build's peak memory
     shared = notices.job_count(len(data.tables["infracoes"]))

@@ -180,10 +180,11 @@
 
   // where the answer from ``de`` to ``para`` (a place of ``places`` it has an answer for) is read without
   // JavaScript: its own page, or de's row of destinations when the pair has none (pipeline/site/cities.py
-  // own_page, row_url: the index lists those in ``sem_pagina``)
+  // own_page, answer_url: the index lists those in ``sem_pagina``, or the others in ``com_pagina``)
   function answerUrl(places, de, para) {
-    var other = para.chave.replace("/", "-");
-    return (de.sem_pagina || []).indexOf(places.indexOf(para)) >= 0 ? de.url + "#para-" + other : de.url + "para/" + other + "/";
+    var other = para.chave.replace("/", "-"), k = places.indexOf(para);
+    var row = de.com_pagina ? de.com_pagina.indexOf(k) < 0 : (de.sem_pagina || []).indexOf(k) >= 0;
+    return row ? de.url + "#para-" + other : de.url + "para/" + other + "/";
   }
 
   var loaded = {};

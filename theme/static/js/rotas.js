@@ -226,7 +226,7 @@
         var details = li.appendChild(el("details", null, { "class": "trecho" }));
         details.appendChild(el("summary", "Trecho " + (k + 1) + ": de " + label(ends[0]) + " para " + label(ends[1]) + ", " +
           often(k)));
-        getJSON(ends[0].url + "para/" + ends[1].chave.replace("/", "-") + ".json")
+        answerOf(ends[0].url + "para/" + ends[1].chave.replace("/", "-") + ".json")
           .then(function (hit) { leg(details, hit, rules); })
           .catch(function (err) { details.appendChild(el("p", "Não foi possível carregar este trecho (" + err.message + ").")); });
       });
@@ -234,6 +234,20 @@
     if (found.length > shown.length) {
       box.appendChild(el("p", m.baldeacao_mais.replace("{n}", number(found.length - shown.length)).replace("{m}", shown.length)));
     }
+  }
+
+  // a pair's answer: its own file, with what every answer says of its sources (/cidades/fontes.json, fetched once)
+  var sources = null;
+  function answerOf(url) {
+    if (!sources) {
+      sources = getJSON(base + "/cidades/fontes.json");
+      sources.catch(function () { sources = null; });
+    }
+    return Promise.all([getJSON(url), sources]).then(function (both) {
+      var hit = both[0], f = both[1];
+      hit.fonte = f.fonte; hit.nao_cobertas = f.nao_cobertas; hit.frase_fonte = f.frase;
+      return hit;
+    });
   }
 
   function getJSON(url) {
@@ -330,7 +344,7 @@
           changes(out, list, rules, de, para);
           return;
         }
-        return getJSON(de.url + "para/" + para.chave.replace("/", "-") + ".json").then(function (hit) {
+        return answerOf(de.url + "para/" + para.chave.replace("/", "-") + ".json").then(function (hit) {
           render(out, hit.de, hit);
           var heading = out.querySelector("h2");
           notes.slice().reverse().forEach(function (n) {
