@@ -115,6 +115,27 @@ def test_the_catalogues_json_ld_and_feeds_give_addresses_that_answer_under_the_s
     assert checked > 10
 
 
+def test_the_places_json_files_give_addresses_that_answer_under_the_sub_path(served):
+    """The places' record JSON and the pairs' answers (a pair without a page names its place's row, and an
+    answer its way back): every address they give is under the sub-path, and the page it names answers."""
+    site, origin = served
+    files = sorted((site / "cidades").rglob("*.json"))
+    addresses = set()
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        found = [a for a in re.findall(r'"(/[^"\s]*)"', text) if not a.startswith("//")]
+        outside = [a for a in found if not a.startswith("/portal/")]
+        assert outside == [], (path.relative_to(site), outside[:5])
+        addresses.update(found)
+    assert any("#para-" in a for a in addresses)  # some pair is answered in its place's row
+    for address in sorted(addresses):
+        page, _, anchor = address.partition("#")
+        status, body = fetch(origin + page)
+        assert status == 200, address
+        if anchor:
+            assert f'id="{anchor}"'.encode() in body, address
+
+
 def test_the_link_checker_finds_what_a_sub_path_breaks(served, tmp_path):
     site, _ = served
     assert broken_links(site, "/portal") == []

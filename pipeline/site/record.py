@@ -82,15 +82,15 @@ def attribute_lookup(environment):
 
 
 def addressed(facts, root: str):
-    """``facts`` (:func:`as_json`) with each ``url`` made the address a reader of the file can follow: the
+    """``facts`` (:func:`as_json`) with each ``url`` (and ``…_url``) made the address a reader of the file can follow: the
     site's public address or sub-path (``root``: ``https://exemplo.github.io/portal``, ``/portal`` or ``""``)
     before the path from the site's root. The data files the pages' own scripts read carry the sub-path
     alone (pipeline/site/datafiles.py ``on_site``): the scripts follow them on whatever host serves the site."""
     if not root:
         return facts
     if isinstance(facts, dict):
-        return {k: (root + v if k == "url" and isinstance(v, str) and v.startswith("/") else addressed(v, root))
-                for k, v in facts.items()}
+        return {k: (root + v if (k == "url" or k.endswith("_url")) and isinstance(v, str) and v.startswith("/")
+                    else addressed(v, root)) for k, v in facts.items()}
     if isinstance(facts, list):
         return [addressed(v, root) for v in facts]
     return facts
