@@ -325,3 +325,7 @@ def test_the_answer_of_every_pair_is_where_the_python_rule_says_and_a_page_or_ro
     curitiba = next(p for p in places if p["chave"] == "pr/curitiba")
     joinville = next(p for p in places if p["chave"] == "sc/joinville")
     assert answer_url(places, curitiba, joinville) == "/cidades/pr/curitiba/#para-sc-joinville"
+    # the row says how the line links them, and the page explains only the ways its rows use
+    page = (sample_site / "cidades/pr/curitiba/index.html").read_text(encoding="utf-8")
+    assert "09-0129-00</a> (pelas paradas)" in page
+    assert "Pelas paradas: a linha para em Curitiba e depois no destino" in page and "Por seção:" not in page
