@@ -11,6 +11,7 @@ border), ``extensao_secao`` empty, ``tipo_servico`` blank in one row in 43 and a
 from __future__ import annotations
 
 import random
+from functools import cache
 from pathlib import Path
 
 from pipeline.adapters.antt_habilitadas import REGULAR
@@ -88,10 +89,14 @@ def _rows(adapter: str, n: int, rng: random.Random, period: tuple[int, int] = (2
         elif adapter == "antt-empresas-habilitadas":
             yield [f"EMPRESA {i} TRANSPORTES LTDA", _cnpj(i), f"{i:03d}/2019", f"31/12/20{27 + i % 3}"]
         elif adapter == "antt-monitriip-bilhetes":
-            # one month of issue, travel up to two months later; a mean fare no other row of the month has
+            # one month of issue, travel up to two months later; a mean fare no other row of the month has; ten
+            # rows a market (service, free ticket, month of travel), the markets a sixth of the sections' (the
+            # tickets of a sold market; how many a month sells is not published: unconfirmed)
             cents = 5_000 + i * 37 % 130_000
-            yield [_month(*period, 0), _month(*period, i % 3), f"{stop_a[1]} - {stop_a[0]}",
-                   f"{stop_b[1]} - {stop_b[0]}", SERVICES[i % 5], "" if i % 9 else "Idoso",
+            markets = _markets()
+            origin, destination = markets[(i // 10) * 6 % len(markets)]
+            yield [_month(*period, 0), _month(*period, i % 3), f"{origin[0]} - {origin[1]}",
+                   f"{destination[0]} - {destination[1]}", SERVICES[i % 5], "" if i % 9 else "Idoso",
                    f"{cents // 100:,},{cents % 100:02d}".replace(",", ".", cents >= 100_000),
                    f"{5 + i % 20},{i % 10}0", str(1 + i % 900)]
 
@@ -99,6 +104,14 @@ def _rows(adapter: str, n: int, rng: random.Random, period: tuple[int, int] = (2
 HEADERS = {"antt-linhas-secoes": SECTIONS, "antt-horarios": TIMETABLE, "antt-pontos-esquema-operacional": STOPS,
            "antt-servicos-paralisados": (*SECTIONS, "data_paralisacao"), "antt-historico-linhas": HISTORY,
            "antt-empresas-habilitadas": REGULAR.columns, "antt-monitriip-bilhetes": TICKETS}
+
+
+@cache
+def _markets() -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """The sections of the sections file at its published size, as ((name, UF), (name, UF)): the markets the
+    tickets are sold for."""
+    rows = _rows("antt-linhas-secoes", REAL_SIZES["antt-linhas-secoes"], random.Random(952))
+    return [((r[8], r[9]), (r[10], r[11])) for r in rows]
 
 
 QUOTED = {"antt-linhas-secoes"}  # files whose every cell is in quotes, as the page quotes their example row

@@ -85,8 +85,8 @@ def test_the_fixture_and_the_bench_file_give_the_loops_package(tmp_path, monkeyp
     assert not fallback
     assert (report["lidas"], report["mantidas"]) == (20_000, 20_000)
     assert published(tmp_path / "bench" / "bulk")[2] == {
-        "mes_viagem": "2025-03", "mes_emissao": "2025-01", "origem_municipio": "Brasília", "origem_uf": "DF",
-        "destino_municipio": "Curitiba", "destino_uf": "PR", "tipo_servico": "Semileito", "tipo_gratuidade": "",
+        "mes_viagem": "2025-03", "mes_emissao": "2025-01", "origem_municipio": "Goiânia", "origem_uf": "GO",
+        "destino_municipio": "Morrinhos", "destino_uf": "CE", "tipo_servico": "Semileito", "tipo_gratuidade": "",
         "quantidade": "3", "valor_medio": "50.74", "valor_desvio_padrao": "7.2"}
 
 
