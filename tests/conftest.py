@@ -178,6 +178,36 @@ def snapshot(folder: Path) -> dict[str, bytes | None]:
 _TAG = re.compile(r"<script\b.*?</script>|<style\b.*?</style>|<[^>]+>", re.S | re.I)
 
 
+def answer_json(site: Path, frm: str, to: str) -> dict | None:
+    """The form's answer from the place keyed ``frm`` (``go/anapolis``) to ``to`` (``to/gurupi``), as the page's
+    script reads it (pipeline/site/cities.py answers_json): the pair's own file, or its entry in the origin's
+    ``destinos.json`` (a pair answered in the origin's row); None when neither has it."""
+    import json
+
+    other = to.replace("/", "-")
+    pair = site / "cidades" / frm / "para" / f"{other}.json"
+    if pair.is_file():
+        return json.loads(pair.read_text(encoding="utf-8"))
+    rows = site / "cidades" / frm / "destinos.json"
+    if rows.is_file():
+        read = json.loads(rows.read_text(encoding="utf-8"))
+        if other in read["respostas"]:
+            return {"de": read["de"], **read["respostas"][other]}
+    return None
+
+
+def all_answers(site: Path):
+    """Every answer the form may read (:func:`answer_json`), pair files and the places' ``destinos.json``."""
+    import json
+
+    for f in sorted((site / "cidades").glob("*/*/para/*.json")):
+        yield json.loads(f.read_text(encoding="utf-8"))
+    for f in sorted((site / "cidades").glob("*/*/destinos.json")):
+        read = json.loads(f.read_text(encoding="utf-8"))
+        for answer in read["respostas"].values():
+            yield {"de": read["de"], **answer}
+
+
 def page_text(path: Path) -> str:
     """The text of an HTML file (tags, scripts and styles removed, entities decoded, whitespace folded)."""
     return " ".join(html.unescape(_TAG.sub(" ", path.read_text(encoding="utf-8"))).split())

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import FIXTURES, SHARED, cli, page_text, real_excerpt
+from conftest import FIXTURES, SHARED, answer_json, cli, page_text, real_excerpt
 
 from pipeline import SAMPLE_DIR
 from pipeline.adapters import IngestError, IngestReport, ingest
@@ -814,7 +814,7 @@ def test_a_paralysed_section_is_said_and_never_offered_on_the_pair(sigma_section
     assert answer["linhas"] == [] and [x["prefixo"] for x in answer["paralisadas"]] == ["GOTO0113002"]
     assert answer["paralisadas"][0]["desde_texto"] == "15/08/2026"
     # the other direction was not published as paralysed: still offered
-    back = json.loads((site / "cidades" / "to" / "palmas" / "para" / "go-goiania.json").read_text(encoding="utf-8"))
+    back = answer_json(site, "to/palmas", "go/goiania")
     assert [x["prefixo"] for x in back["linhas"]] == ["GOTO0113002"] and back["paralisadas"] == []
 
 
@@ -846,7 +846,7 @@ def test_the_answer_from_a_to_b_includes_lines_that_stop_in_both_in_that_order(t
     assert "3 POSTO TREVÃO (GO00230) Uruaçu (GO) ponto de apoio, lanche, refeição, troca de motorista" in line
     # Anápolis and Gurupi are neither terminals nor the ends of a section: the stops alone join them
     there = site / "cidades" / "go" / "anapolis" / "para" / "to-gurupi"
-    answer = json.loads(there.with_suffix(".json").read_text(encoding="utf-8"))
+    answer = answer_json(site, "go/anapolis", "to/gurupi")
     [served] = answer["linhas"]
     assert served["prefixo"] == "GOTO0113002" and served["por_paradas"] and served["partidas_semana"] is None
     # no departure, fare or ticket between them: answered in Anápolis's row of destinations, not a page of its own
@@ -854,7 +854,7 @@ def test_the_answer_from_a_to_b_includes_lines_that_stop_in_both_in_that_order(t
     row = page_text(site / "cidades" / "go" / "anapolis" / "index.html")
     assert "Gurupi (TO) GOTO0113002 (pelas paradas)" in row
     assert "Pelas paradas: a linha para em Anápolis e depois no destino, no seu esquema operacional." in row
-    assert not (site / "cidades" / "to" / "gurupi" / "para" / "go-anapolis.json").exists()  # not in that order
+    assert answer_json(site, "to/gurupi", "go/anapolis") is None  # not in that order
 
 
 def test_achados_lists_where_the_regulators_publications_disagree(sigma_sections, tmp_path):
@@ -928,7 +928,7 @@ def test_a_pair_page_shows_what_passengers_paid_month_by_month(tmp_path):
     assert '<title id="grafico-bilhetes-titulo">Bilhetes vendidos por mês da viagem</title>' in chart
     assert "3 meses, de 07/2026 a 09/2026" in chart
     assert "bilhetes pagos" in text and "bilhetes gratuitos" in text  # the chart's colours, said beside it
-    back = json.loads((site / "cidades" / "to" / "palmas" / "para" / "go-goiania.json").read_text(encoding="utf-8"))
+    back = answer_json(site, "to/palmas", "go/goiania")
     assert [m["bilhetes"] for m in back["bilhetes"]] == [700]  # the other way, as published
 
 

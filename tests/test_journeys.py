@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 
 import pytest
 from browser_support import _open, _serve, serious_violations
-from conftest import FIXTURES, REAL_EXPORT
+from conftest import FIXTURES, REAL_EXPORT, answer_json
 from playwright.sync_api import expect
 
 from pipeline import PROJECT_ROOT
@@ -49,8 +49,7 @@ def test_a_pair_whose_every_line_is_paralysed_is_no_leg(sample_site):
     stopped, unknowns = [], 0
     for a, place in enumerate(places):
         for b, weekly in zip(place["destinos"], place["partidas"]):
-            answer = json.loads((sample_site / place["url"].strip("/") / "para" /
-                                 (places[b]["chave"].replace("/", "-") + ".json")).read_text(encoding="utf-8"))
+            answer = answer_json(sample_site, place["chave"], places[b]["chave"])
             assert (weekly is None) == (not answer["linhas"])
             # a leg whose departures no source gives (a section's or a stop's place): said so, never "0 partidas"
             unknown = bool(answer["linhas"]) and all(line["partidas_semana"] is None for line in answer["linhas"])
@@ -168,8 +167,7 @@ def test_the_form_answers_manaus_to_sao_paulo_with_its_change_in_porto_velho(bro
         for k, (a, b) in enumerate((("am/manaus", "ro/porto-velho"), ("ro/porto-velho", "sp/sao-paulo"))):
             leg = journeys.locator("details.trecho").nth(k)
             leg.locator("summary").click()
-            pair = json.loads((real_only_site / "cidades" / a / "para" / (b.replace("/", "-") + ".json"))
-                              .read_text(encoding="utf-8"))
+            pair = answer_json(real_only_site, a, b)
             rows = leg.locator("table.partidas tbody tr")
             expect(rows).to_have_count(len(pair["partidas"]))
             expect(rows.first).to_contain_text(pair["partidas"][0]["horario"])
@@ -221,8 +219,7 @@ def test_a_legs_length_is_the_shortest_its_lines_or_sections_give(sample_site):
     for p in places:
         for b, km in zip(p["destinos"], p.get("km") or [None] * len(p["destinos"])):
             ends = {p["chave"], places[b]["chave"]}
-            answer = json.loads((sample_site / p["url"].strip("/") / "para" /
-                                 (places[b]["chave"].replace("/", "-") + ".json")).read_text(encoding="utf-8"))
+            answer = answer_json(sample_site, p["chave"], places[b]["chave"])
             lengths = []
             for line in answer["linhas"]:
                 terminals, length = own[line["prefixo"]]

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import MINIMAL, REAL_EXPORT, page_text
+from conftest import MINIMAL, REAL_EXPORT, all_answers, answer_json, page_text
 
 from pipeline.adapters.common import TEST_COMPANY_NOTE
 from pipeline.build import build
@@ -87,7 +87,8 @@ def _page(site: Path, pair: str) -> BeautifulSoup:
 
 
 def _json(site: Path, pair: str) -> dict:
-    return json.loads((site / "cidades" / f"{pair}.json").read_text(encoding="utf-8"))
+    frm, _, to = pair.partition("/para/")
+    return answer_json(site, frm, to.replace("-", "/", 1))
 
 
 def _text(node) -> str:
@@ -213,6 +214,9 @@ def test_only_a_section_row_makes_the_answer_claim_a_section(pair_site):
     city = page_text(pair_site / "cidades/go/cristalina/index.html")
     assert "Brasília (DF) 12-0140-00 (por seção)" in city
     assert "Por seção: uma seção da linha ( art. 3º XXI ) liga Cristalina ao destino." in city
+    # the form reads it from Cristalina's file of the answers in its rows, not a file of its own
+    assert not (pair_site / "cidades/go/cristalina/para/df-brasilia.json").exists()
+    assert "df-brasilia" in json.loads((pair_site / "cidades/go/cristalina/destinos.json").read_text())["respostas"]
     answer = _json(pair_site, "go/cristalina/para/df-brasilia")
     assert answer["linhas"][0]["por_secao"] is True
     assert answer["url"] == "/cidades/go/cristalina/#para-df-brasilia"
@@ -328,8 +332,7 @@ def test_real_export_places_filed_under_a_municipality_keep_their_departures(rea
     assert sapucaia["partidas_semana"] == 196
     assert [x["notas"] for x in sapucaia["linhas"]] == [[], ["parte de Jamapará (RJ), distrito de Sapucaia"]]
     # the real build has no section: no answer claims one
-    assert not any(x["por_secao"] for f in (real_only_site / "cidades").glob("*/*/para/*.json")
-                   for x in json.loads(f.read_text(encoding="utf-8"))["linhas"])
+    assert not any(x["por_secao"] for answer in all_answers(real_only_site) for x in answer["linhas"])
 
 
 @pytest.mark.slow
@@ -396,8 +399,7 @@ def test_real_export_weekly_departures_of_every_pair_equal_the_csv(real_only_sit
         if origin != destination:
             expected[(origin, destination)] += sum(r[d].strip() in ("x", "X") for d in days)
     built = {}
-    for f in (real_only_site / "cidades").glob("*/*/para/*.json"):
-        answer = json.loads(f.read_text(encoding="utf-8"))
+    for answer in all_answers(real_only_site):
         built[(answer["de"]["chave"], answer["para"]["chave"])] = answer["partidas_semana"]
     pairs = set(built) | {k for k, v in expected.items() if v}
     assert len(pairs) == len(built) == 3_190  # 3,192 less the test company's pair, both ways

@@ -575,10 +575,28 @@ def _departure_json(row: Record, label) -> dict:
 
 
 def answers_json(rec: Record, label) -> dict[str, dict]:
-    """One small JSON file per destination of ``rec`` (path -> content), with the same answer as the
-    city's page but its sources (:func:`sources_json`): the form fetches only the pair it was asked.
+    """The answers from ``rec`` as the form reads them (path -> content), each the same as its page or row but
+    its sources (:func:`sources_json`): one small file per destination with a page of its own (:func:`own_page`),
+    and one file (:func:`rows_file`) for the destinations answered in ``rec``'s row, keyed as their rows are
+    (``sc-joinville``), each answer without ``de``, said once: a national sections file's 56,000 such pairs
+    were as many files, most of their bytes in the Pages artifact a tar header and its padding.
     ``label`` gives a category's pt-BR label."""
-    return {answer_file(rec, r["outra"]): {
+    answers = {r["outra"]["chave"]: _answer_json(rec, r, label) for r in rec["destinos"]}
+    out = {answer_file(rec, r["outra"]): answers[r["outra"]["chave"]] for r in rec["destinos"] if r["pagina"]}
+    rows = {r["outra"]["chave"].replace("/", "-"): {k: v for k, v in answers[r["outra"]["chave"]].items() if k != "de"}
+            for r in rec["destinos"] if not r["pagina"]}
+    if rows:
+        out[rows_file(rec)] = {"de": _place_json(rec), "respostas": rows}
+    return out
+
+
+def rows_file(rec: dict) -> str:
+    """Where the answers of ``rec``'s destinations without a page are: ``cidades/<uf>/<municipio>/destinos.json``."""
+    return urls.path("cidade", slug=rec["chave"]) + "destinos.json"
+
+
+def _answer_json(rec: Record, r: Record, label) -> dict:
+    return {
         "de": _place_json(rec),
         "para": _place_json(r["outra"]),
         "url": r["url"],  # the answer's page, or the origin's row of destinations when the pair has none (own_page)
@@ -608,7 +626,7 @@ def answers_json(rec: Record, label) -> dict[str, dict]:
         "paralisadas": [{"prefixo": x["linha"]["prefixo"], "url": x["linha"]["url"], "ligacao": ligacao(x["linha"]),
                          "desde": x["desde"].isoformat(), "desde_texto": data_br(x["desde"])} for x in r["paralisadas"]],
         # where the answer comes from is every answer's: /cidades/fontes.json (sources_json), fetched once
-    } for r in rec["destinos"]}
+    }
 
 
 def sources_json(coverage: Coverage | None) -> dict:

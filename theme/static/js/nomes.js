@@ -181,10 +181,13 @@
   // where the answer from ``de`` to ``para`` (a place of ``places`` it has an answer for) is read without
   // JavaScript: its own page, or de's row of destinations when the pair has none (pipeline/site/cities.py
   // own_page, answer_url: the index lists those in ``sem_pagina``, or the others in ``com_pagina``)
+  function inRow(places, de, para) {
+    var k = places.indexOf(para);
+    return de.com_pagina ? de.com_pagina.indexOf(k) < 0 : (de.sem_pagina || []).indexOf(k) >= 0;
+  }
   function answerUrl(places, de, para) {
-    var other = para.chave.replace("/", "-"), k = places.indexOf(para);
-    var row = de.com_pagina ? de.com_pagina.indexOf(k) < 0 : (de.sem_pagina || []).indexOf(k) >= 0;
-    return row ? de.url + "#para-" + other : de.url + "para/" + other + "/";
+    var other = para.chave.replace("/", "-");
+    return inRow(places, de, para) ? de.url + "#para-" + other : de.url + "para/" + other + "/";
   }
 
   var loaded = {};
@@ -200,6 +203,6 @@
   }
 
   window.portal.nomes = { rank: rank, findPlace: findPlace, findJourney: findJourney, part: part, noLine: noLine, load: load,
-                          oneChange: oneChange, fill: fill, answerUrl: answerUrl,
+                          oneChange: oneChange, fill: fill, answerUrl: answerUrl, inRow: inRow,
                           compare: compare, distance: distance };
 }());

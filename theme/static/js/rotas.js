@@ -226,7 +226,7 @@
         var details = li.appendChild(el("details", null, { "class": "trecho" }));
         details.appendChild(el("summary", "Trecho " + (k + 1) + ": de " + label(ends[0]) + " para " + label(ends[1]) + ", " +
           often(k)));
-        answerOf(ends[0].url + "para/" + ends[1].chave.replace("/", "-") + ".json")
+        answerOf(list, ends[0], ends[1])
           .then(function (hit) { leg(details, hit, rules); })
           .catch(function (err) { details.appendChild(el("p", "Não foi possível carregar este trecho (" + err.message + ").")); });
       });
@@ -236,14 +236,25 @@
     }
   }
 
-  // a pair's answer: its own file, with what every answer says of its sources (/cidades/fontes.json, fetched once)
-  var sources = null;
-  function answerOf(url) {
-    if (!sources) {
-      sources = getJSON(base + "/cidades/fontes.json");
-      sources.catch(function () { sources = null; });
+  // a pair's answer: its own file, or, for a pair answered in its origin's row (nomes.js inRow), the origin's
+  // file of those answers (pipeline/site/cities.py answers_json), with what every answer says of its sources
+  // (/cidades/fontes.json); the shared files fetched once
+  var once = {};
+  function shared(url) {
+    if (!once[url]) {
+      once[url] = getJSON(url);
+      once[url].catch(function () { delete once[url]; });
     }
-    return Promise.all([getJSON(url), sources]).then(function (both) {
+    return once[url];
+  }
+  function answerOf(list, de, para) {
+    var other = para.chave.replace("/", "-");
+    var answer = window.portal.nomes.inRow(list, de, para) ?
+      shared(de.url + "destinos.json").then(function (rows) {
+        if (!rows.respostas[other]) { throw new Error(de.url + "destinos.json: " + other); }
+        return Object.assign({ de: rows.de }, rows.respostas[other]);  // a copy: the file's answers stay as read
+      }) : getJSON(de.url + "para/" + other + ".json");
+    return Promise.all([answer, shared(base + "/cidades/fontes.json")]).then(function (both) {
       var hit = both[0], f = both[1];
       hit.fonte = f.fonte; hit.nao_cobertas = f.nao_cobertas; hit.frase_fonte = f.frase;
       return hit;
@@ -344,7 +355,7 @@
           changes(out, list, rules, de, para);
           return;
         }
-        return answerOf(de.url + "para/" + para.chave.replace("/", "-") + ".json").then(function (hit) {
+        return answerOf(list, de, para).then(function (hit) {
           render(out, hit.de, hit);
           var heading = out.querySelector("h2");
           notes.slice().reverse().forEach(function (n) {
