@@ -326,3 +326,23 @@ def test_the_answer_of_every_pair_is_where_the_python_rule_says_and_a_page_or_ro
     page = (sample_site / "cidades/pr/curitiba/index.html").read_text(encoding="utf-8")
     assert "09-0129-00</a> (pelas paradas)" in page
     assert "Pelas paradas: a linha para em Curitiba e depois no destino" in page and "Por seção:" not in page
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_places_destinations_pass_axe_and_fit_the_screen(browser, sample_url, axe, width):
+    """Curitiba's destinations, two of them answered in their rows: no serious axe violation, nothing wider
+    than the screen, each row's lines in view (on a phone each row is a card)."""
+    tab = _open(browser, sample_url, bypass_csp=True)  # axe is injected as an inline script
+    page = tab.page
+    try:
+        page.set_viewport_size({"width": width, "height": 800})
+        page.goto("/cidades/pr/curitiba/")
+        assert serious_violations(page, axe) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for row in ("#para-sc-joinville", "#para-sc-blumenau"):
+            for cell in page.locator(f"{row} td").all():
+                box = cell.bounding_box()
+                assert box["x"] >= 0 and box["x"] + box["width"] <= width, (row, box)
+    finally:
+        page.context.close()
