@@ -68,3 +68,38 @@ def test_an_error_in_the_second_source_names_its_file_and_line(tmp_path, schema)
     assert error.arquivo.endswith("outra-fonte/tarifas.csv") and error.linha == 8
     lenient = validate(read_source([main, extra], schema), schema, lenient=True)
     assert len(lenient.accepted["tarifas"].rows) == 6
+
+
+def test_a_page_names_the_sources_of_one_publisher_once():
+    """pipeline/site/coverage.py named(): the regulator's files under one name, their titles joined, one date when
+    they share it; a source alone, or undeclared, as before."""
+    from pipeline.read.provenance import Source
+    from pipeline.site.coverage import named
+
+    antt = "ANTT — Agência Nacional de Transportes Terrestres"
+    timetable = Source("horarios", "h", titulo="Quadro de horários 2026", publicador=antt, data="2026-09")
+    sections = Source("secoes", "s", titulo="Linhas e seções 2026", publicador=antt, data="2026-09")
+    history = Source("historico", "x", titulo="Histórico de linhas 2026", publicador=antt, data="2026-08")
+    decree = Source("decreto", "d", titulo="Decreto nº 952/1993", publicador="Presidência da República", data="1993-10-08")
+    undeclared = Source("pasta", "pasta", declarada=False)
+    assert named([timetable]) == f"{antt}, Quadro de horários 2026 (dados de 09/2026)"
+    assert named([timetable, decree, sections]) == (
+        f"{antt}: Quadro de horários 2026 e Linhas e seções 2026 (dados de 09/2026); "
+        "Presidência da República, Decreto nº 952/1993 (dados de 08/10/1993)")
+    assert named([timetable, history, sections]) == (
+        f"{antt}: Quadro de horários 2026 (dados de 09/2026), Histórico de linhas 2026 (dados de 08/2026) e "
+        "Linhas e seções 2026 (dados de 09/2026)")
+    assert named([undeclared, timetable]) == (
+        f"fonte não declarada (pasta pasta); {antt}, Quadro de horários 2026 (dados de 09/2026)")
+
+
+def test_an_answer_says_which_tables_its_sources_leave_out_in_agreement():
+    from pipeline.site.cities import sources_sentence
+    from pipeline.site.record import Record
+
+    assert sources_sentence(Record(fonte="X", nao_cobertas=["tarifas máximas"])) == (
+        "Fonte: X. Esta resposta não considera tarifas máximas: as fontes deste site não as incluem.")
+    assert sources_sentence(Record(fonte="X", nao_cobertas=["seções das linhas", "tarifas máximas"])).endswith(
+        "seções das linhas nem tarifas máximas: as fontes deste site não as incluem.")
+    assert sources_sentence(Record(fonte="X", nao_cobertas=["tarifas máximas", "bilhetes vendidos (Monitriip)"])).endswith(
+        "tarifas máximas nem bilhetes vendidos (Monitriip): as fontes deste site não os incluem.")

@@ -145,7 +145,10 @@ def sources_sentence(sources: Record) -> str:
     """The sentence the pair's page and the form (theme/static/js/rotas.js, the same words) show."""
     text = f"Fonte: {sources['fonte']}." if sources["fonte"] else "Fonte: nenhuma fonte cobre estas tabelas."
     if sources["nao_cobertas"]:
-        text += f" Esta resposta não considera {join(sources['nao_cobertas'], 'nem')}: as fontes deste site não os incluem."
+        # "as" when every one is feminine (tarifas máximas, seções das linhas: "Nenhuma …" in PHRASES), else "os"
+        feminine = all(none.startswith("Nenhuma ") for none, plural in PHRASES.values() if plural in sources["nao_cobertas"])
+        text += (f" Esta resposta não considera {join(sources['nao_cobertas'], 'nem')}: as fontes deste site não "
+                 f"{'as' if feminine else 'os'} incluem.")
     return text
 
 

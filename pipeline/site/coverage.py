@@ -55,6 +55,29 @@ SITE_TABLES = ("linhas", "horarios", "tarifas", "transportadoras", "outorgas", "
 OUTSIDE = "fora das fontes deste site"
 
 
+def named(sources) -> str:
+    """How a page names several sources: each as ``Source.nome_com_data`` ("ANTT — Agência Nacional de Transportes
+    Terrestres, Quadro de horários 2026 (dados de 09/2026)"), joined by "; ", but the sources of one publisher
+    named once, at the first of them, their titles joined ("ANTT — …: Linhas e seções 2026 e Quadro de
+    horários 2026 (dados de 09/2026)", one date when they share it, else each its own): the regulator's six
+    files named the publisher six times in every page's sentence of sources, a wall of text on a phone."""
+    groups: dict[tuple, list[Source]] = {}
+    for s in sources:
+        alone = not (s.declarada and s.publicador and s.titulo)
+        groups.setdefault(("fonte", id(s)) if alone else ("publicador", s.publicador), []).append(s)
+    parts = []
+    for group in groups.values():
+        if len(group) == 1:
+            parts.append(group[0].nome_com_data)
+            continue
+        dated = [(s.titulo, s.nome_com_data[len(s.rotulo):]) for s in group]  # " (dados de 09/2026)"
+        if len({d for _, d in dated}) == 1:
+            parts.append(f"{group[0].publicador}: {join([t for t, _ in dated])}{dated[0][1]}")
+        else:
+            parts.append(f"{group[0].publicador}: {join([t + d for t, d in dated])}")
+    return "; ".join(parts)
+
+
 @dataclass(frozen=True)
 class Coverage:
     """Which sources supply each table, and the sentences pages use for it."""
@@ -72,18 +95,14 @@ class Coverage:
         wanted = [i for i in dict.fromkeys(ids or []) if i in self.sources] or self.tables.get(table, [])
         return [self.sources[i] for i in wanted]
 
-    @staticmethod
-    def _name(s: Source) -> str:
-        return s.nome_com_data
-
     def label(self, table: str, ids=None) -> str:
-        """"ANTT, Quadro de horários 2021 (dados de 2021)"; several sources joined by "; "; a folder that
-        declares no source reads "fonte não declarada (pasta x)"."""
-        return "; ".join(self._name(s) for s in self.sources_for(table, ids))
+        """"ANTT, Quadro de horários 2021 (dados de 2021)"; several sources named together (:func:`named`); a
+        folder that declares no source reads "fonte não declarada (pasta x)"."""
+        return named(self.sources_for(table, ids))
 
     def label_ids(self, ids) -> str:
-        """The sources named by their ids (a row of ``inconsistencias``), joined by "; "."""
-        return "; ".join(self._name(self.sources[i]) for i in dict.fromkeys(ids) if i in self.sources)
+        """The sources named by their ids (a row of ``inconsistencias``), together (:func:`named`)."""
+        return named([self.sources[i] for i in dict.fromkeys(ids) if i in self.sources])
 
     def absence(self, table: str, target: str) -> str:
         """The sentence for a record with no rows of ``table``: "none for <target> in the source X"

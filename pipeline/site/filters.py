@@ -75,7 +75,15 @@ def _remembered(fn, size: int = 4096):
     return filter_
 
 
+def fontes(sources) -> str:
+    """Sources named as a page names them (pipeline/site/coverage.py ``named``)."""
+    from .coverage import named
+
+    return named(sources)
+
+
 FILTERS = {
+    "fontes": fontes,
     "data_br": _remembered(data_br),
     "iso": _remembered(iso),
     "reais": _remembered(reais),
