@@ -270,8 +270,8 @@ def own_page(answer: Record) -> bool:
     """Whether the answer from a place to another has a page of its own: only when it says more than the
     place's row of destinations shows (each line that serves the pair and its carriers): departures (a
     placeholder's included), fares, tickets, lines paralysed, a contradiction, or a note on a line (a
-    terminal the source names apart). A national sections file links some 70,000 pairs, most by a section
-    alone: a page for each would not fit the host (GitHub Pages' 1 GB)."""
+    terminal the source names apart). A national sections file links most pairs by a section alone: a page
+    for each would not fit the host (GitHub Pages' 1 GB; the README's bench section has the figures)."""
     return bool(answer["partidas"] or answer["paralisadas"] or answer["bilhetes"] or answer.get("contradicao")
                 or any(i["tarifas"] or i["notas"] or i["nota"] for i in answer["linhas"]))
 
@@ -581,8 +581,8 @@ def answers_json(rec: Record, label) -> dict[str, dict]:
     """The answers from ``rec`` as the form reads them (path -> content), each the same as its page or row but
     its sources (:func:`sources_json`): one small file per destination with a page of its own (:func:`own_page`),
     and one file (:func:`rows_file`) for the destinations answered in ``rec``'s row, keyed as their rows are
-    (``sc-joinville``), each answer without ``de``, said once: a national sections file's 56,000 such pairs
-    were as many files, most of their bytes in the Pages artifact a tar header and its padding.
+    (``sc-joinville``), each answer without ``de``, said once: a file each, most of its bytes in the Pages
+    artifact would be a tar header and its padding.
     ``label`` gives a category's pt-BR label."""
     answers = {r["outra"]["chave"]: _answer_json(rec, r, label) for r in rec["destinos"]}
     out = {answer_file(rec, r["outra"]): answers[r["outra"]["chave"]] for r in rec["destinos"] if r["pagina"]}
@@ -635,8 +635,7 @@ def _answer_json(rec: Record, r: Record, label) -> dict:
 def sources_json(coverage: Coverage | None) -> dict:
     """``/cidades/fontes.json``: what every answer says of where it comes from (:func:`answer_sources`), the
     same for every pair: ``fonte``, ``nao_cobertas`` and ``frase``, the sentence the pair's page shows. The
-    form reads it beside a pair's file, which does not repeat it (some 1.2 KB in each of a national file's
-    70,000 pairs)."""
+    form reads it beside a pair's file, which does not repeat it."""
     sources = answer_sources(coverage) or Record(fonte=None, nao_cobertas=[])
     return {"fonte": sources["fonte"], "nao_cobertas": sources["nao_cobertas"],
             "frase": sources.get("frase") or sources_sentence(sources)}

@@ -59,8 +59,8 @@ def named(sources) -> str:
     """How a page names several sources: each as ``Source.nome_com_data`` ("ANTT — Agência Nacional de Transportes
     Terrestres, Quadro de horários 2026 (dados de 09/2026)"), joined by "; ", but the sources of one publisher
     named once, at the first of them, their titles joined ("ANTT — …: Linhas e seções 2026 e Quadro de
-    horários 2026 (dados de 09/2026)", one date when they share it, else each its own): the regulator's six
-    files named the publisher six times in every page's sentence of sources, a wall of text on a phone."""
+    horários 2026 (dados de 09/2026)", one date when they share it, else each its own): the regulator's files,
+    each naming the publisher again, made every page's sentence of sources a wall of text on a phone."""
     groups: dict[tuple, list[Source]] = {}
     for s in sources:
         alone = not (s.declarada and s.publicador and s.titulo)
