@@ -45,7 +45,16 @@ def leg(place: dict, to: int) -> tuple[int, float | None, bool] | None:
     if k == len(ends) or ends[k] != to or place["partidas"][k] is None:
         return None
     km = place.get("km")
-    return place["partidas"][k], km[k] if km else None, to in (place.get("sem_horarios") or ())
+    return place["partidas"][k], km[k] if km else None, untimed(place, to)
+
+
+def untimed(place: dict, to: int) -> bool:
+    """Whether no source gives the departures from ``place`` to the place at position ``to``: ``index.json`` lists
+    the fewer of those destinations (``sem_horarios``) or of the others (``com_horarios``), or neither when there
+    is none."""
+    if "com_horarios" in place:
+        return to not in place["com_horarios"]
+    return to in (place.get("sem_horarios") or ())
 
 
 def _length(journey: dict) -> float:

@@ -519,14 +519,13 @@ def index_json(cities: list[Record], lines: list[dict] = ()) -> list[dict]:
     in this list of the places it has an answer for (so no answer file is asked for in vain), and
     ``partidas`` beside them, each destination's weekly departures (None where every line serving it is
     paralysed: the one-change rule, pipeline/places/journeys.py, reads them), ``km`` the shortest length the
-    sources give of a line's way there (None where none is given; no ``km`` where none is), ``sem_horarios`` (where
-    there are some) the destinations whose
+    sources give of a line's way there (None where none is given; no ``km`` where none is), ``sem_horarios`` (or
+    ``com_horarios``, the others, when fewer: :func:`_fewer`; neither where there is none) the destinations whose
     departures from here no source gives (a section's or a stop's place, which no timetable names, or no
     timetable covered: their ``partidas`` are 0, which the answers do not state as a count), and
     ``linhas``, how many lines serve it (the test company's not counted): a measure of its service;
-    which destinations are answered in this place's row alone (:func:`own_page`), where some are: the fewer of
-    ``sem_pagina``, those, and ``com_pagina``, the others (a national sections file's places have tens of
-    destinations without a page for one with; the 2021 export's, the other way round).
+    which destinations are answered in this place's row alone (:func:`own_page`), where some are: ``sem_pagina``,
+    or ``com_pagina``, the others, when fewer (:func:`_fewer`).
     A place named only in the test company's lines (:func:`test_only_places`) is listed too, with no
     destination, its first such line's address and ``nota``, what to tell the person who types it."""
     places = sorted([*cities, *test_only_places(lines, cities)], key=lambda c: (collation_key(c["nome"]), c["uf"]))
@@ -538,16 +537,25 @@ def index_json(cities: list[Record], lines: list[dict] = ()) -> list[dict]:
         timetabled = "horarios" not in _uncovered(c)
         unknown = sorted(position[r["outra"]["chave"]] for r in c["destinos"] if r["linhas"] and not (
             timetabled and any(i["partidas_semana"] is not None for i in r["linhas"])))
-        rows = sorted(position[r["outra"]["chave"]] for r in c["destinos"] if not r["pagina"])
-        paged = sorted(position[r["outra"]["chave"]] for r in c["destinos"] if r["pagina"])
-        pages = {} if not rows else {"com_pagina": paged} if len(paged) < len(rows) else {"sem_pagina": rows}
+        pages = _fewer("pagina", sorted(position[r["outra"]["chave"]] for r in c["destinos"] if not r["pagina"]),
+                       [p for p, _, _ in legs])
         out.append(dict(_place_json(c), busca=sorted({c["busca"], *(fold_name(g) for g in c["grafias"])}),
                         destinos=[p for p, _, _ in legs], partidas=[w for _, w, _ in legs], **pages,
                         # left out where they say nothing (no length given, every leg timetabled): the form's bytes
                         **({"km": [k for _, _, k in legs]} if any(k is not None for _, _, k in legs) else {}),
-                        **({"sem_horarios": unknown} if unknown else {}),
+                        **_fewer("horarios", unknown, [p for p, _, _ in legs]),
                         linhas=c["linhas"], **({"nota": c["nota"]} if "nota" in c else {})))
     return out
+
+
+def _fewer(name: str, without: list[int], every: list[int]) -> dict[str, list[int]]:
+    """``{"sem_<name>": without}``, or ``{"com_<name>": the others of every}`` when they are fewer; nothing when
+    ``without`` is empty (a national sections file's places have tens of destinations with no page and no
+    timetable for one with; the 2021 export's, the other way round)."""
+    if not without:
+        return {}
+    others = sorted(set(every) - set(without))
+    return {f"com_{name}": others} if len(others) < len(without) else {f"sem_{name}": without}
 
 
 def _uncovered(place: Record) -> set[str]:

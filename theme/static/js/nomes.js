@@ -153,7 +153,9 @@
   function leg(place, to) {  // [weekly departures, km or null, no departures in the sources] or null: journeys.py leg()
     var k = place.destinos.indexOf(to), w = k < 0 ? null : place.partidas[k];
     if (w === null || w === undefined) { return null; }
-    return [w, place.km ? place.km[k] : null, (place.sem_horarios || []).indexOf(to) >= 0];
+    // no source gives its departures: index.json lists the fewer of those (sem_horarios) or of the others (journeys.py untimed)
+    var untimed = place.com_horarios ? place.com_horarios.indexOf(to) < 0 : (place.sem_horarios || []).indexOf(to) >= 0;
+    return [w, place.km ? place.km[k] : null, untimed];
   }
   function length(j) {  // both legs' length where the sources give both, else after every known length
     return j.km[0] !== null && j.km[1] !== null ? j.km[0] + j.km[1] : Infinity;
