@@ -49,12 +49,18 @@ def leg(place: dict, to: int) -> tuple[int, float | None, bool] | None:
 
 
 def untimed(place: dict, to: int) -> bool:
-    """Whether no source gives the departures from ``place`` to the place at position ``to``: ``index.json`` lists
-    the fewer of those destinations (``sem_horarios``) or of the others (``com_horarios``), or neither when there
-    is none."""
-    if "com_horarios" in place:
-        return to not in place["com_horarios"]
-    return to in (place.get("sem_horarios") or ())
+    """Whether no source gives the departures from ``place`` to the place at position ``to`` (:func:`lacks`)."""
+    return lacks(place, "horarios", to)
+
+
+def lacks(place: dict, name: str, to: int) -> bool:
+    """Whether ``place``'s destination at position ``to`` is without ``name`` (its departures, ``horarios``; its
+    own page, ``pagina``), as ``index.json`` lists them: the fewer of those without (``sem_<name>``) or of the
+    others (``com_<name>``), neither when none is without (pipeline/site/cities.py ``_fewer`` writes them;
+    theme/static/js/nomes.js ``lacks``, the same rule)."""
+    if f"com_{name}" in place:
+        return to not in place[f"com_{name}"]
+    return to in (place.get(f"sem_{name}") or ())
 
 
 def _length(journey: dict) -> float:

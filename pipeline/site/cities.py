@@ -20,6 +20,7 @@ from functools import cache, lru_cache
 from ..adapters.common import TEST_COMPANY_NOTE
 from ..legal.dates import add_months
 from ..places import BY_ALIAS, Place, aliases, fold_name, resolve
+from ..places.journeys import lacks
 from . import urls
 from .coverage import PHRASES, Coverage, join
 from .filters import data_br, mes_br, numero
@@ -258,11 +259,12 @@ def arrange_cities(lines: list[dict], weekdays: list[str], tickets: dict | None 
         rec["grafias"] = sorted(rec["grafias"])
         rec["apelidos"] = [(g, resolve(g, rec["uf"]).motivo) for g in rec["grafias"]
                            if resolve(g, rec["uf"]).resolucao == BY_ALIAS]
-    for rec in cities.values():  # the way back's address, now that every answer has its own
+    # the way back's address, now that every answer has its own
+    address = {(rec["chave"], a["outra"]["chave"]): a["url"] for rec in cities.values() for a in rec["destinos"]}
+    for rec in cities.values():
         for answer in rec["destinos"]:
             if answer["volta"]:
-                back = next(a for a in cities[answer["outra"]["chave"]]["destinos"] if a["outra"] is rec)
-                answer["volta_url"] = back["url"]
+                answer["volta_url"] = address[(answer["outra"]["chave"], rec["chave"])]
     return sorted(cities.values(), key=lambda c: (collation_key(c["nome"]), c["uf"]))
 
 
@@ -284,8 +286,7 @@ def row_url(city: dict, other: dict) -> str:
 def answer_url(places: list[dict], de: dict, para: dict) -> str:
     """Where the answer from ``de`` to ``para`` is read, from the places of :func:`index_json` (``sem_pagina`` or
     ``com_pagina``): the pair's page or ``de``'s row (theme/static/js/nomes.js ``answerUrl``, the same rule)."""
-    k = places.index(para)
-    if (k not in de["com_pagina"]) if "com_pagina" in de else (k in de.get("sem_pagina", ())):
+    if lacks(de, "pagina", places.index(para)):
         return row_url(de, para)
     return urls.pair({"slug": de["chave"]}, {"slug": para["chave"]})
 
@@ -537,13 +538,13 @@ def index_json(cities: list[Record], lines: list[dict] = ()) -> list[dict]:
         timetabled = "horarios" not in _uncovered(c)
         unknown = sorted(position[r["outra"]["chave"]] for r in c["destinos"] if r["linhas"] and not (
             timetabled and any(i["partidas_semana"] is not None for i in r["linhas"])))
-        pages = _fewer("pagina", sorted(position[r["outra"]["chave"]] for r in c["destinos"] if not r["pagina"]),
-                       [p for p, _, _ in legs])
+        ends = [p for p, _, _ in legs]
+        pages = _fewer("pagina", sorted(position[r["outra"]["chave"]] for r in c["destinos"] if not r["pagina"]), ends)
         out.append(dict(_place_json(c), busca=sorted({c["busca"], *(fold_name(g) for g in c["grafias"])}),
-                        destinos=[p for p, _, _ in legs], partidas=[w for _, w, _ in legs], **pages,
+                        destinos=ends, partidas=[w for _, w, _ in legs], **pages,
                         # left out where they say nothing (no length given, every leg timetabled): the form's bytes
                         **({"km": [k for _, _, k in legs]} if any(k is not None for _, _, k in legs) else {}),
-                        **_fewer("horarios", unknown, [p for p, _, _ in legs]),
+                        **_fewer("horarios", unknown, ends),
                         linhas=c["linhas"], **({"nota": c["nota"]} if "nota" in c else {})))
     return out
 
@@ -551,7 +552,7 @@ def index_json(cities: list[Record], lines: list[dict] = ()) -> list[dict]:
 def _fewer(name: str, without: list[int], every: list[int]) -> dict[str, list[int]]:
     """``{"sem_<name>": without}``, or ``{"com_<name>": the others of every}`` when they are fewer; nothing when
     ``without`` is empty (a national sections file's places have tens of destinations with no page and no
-    timetable for one with; the 2021 export's, the other way round)."""
+    timetable for one with; the 2021 export's, the other way round). Read by ``journeys.lacks``."""
     if not without:
         return {}
     others = sorted(set(every) - set(without))

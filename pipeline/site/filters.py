@@ -8,6 +8,7 @@ from functools import lru_cache, wraps
 
 from ..contract import spelling
 from ..contract.identifiers import format_cnpj, slugify
+from .coverage import named
 
 
 def data_br(value) -> str:
@@ -75,15 +76,8 @@ def _remembered(fn, size: int = 4096):
     return filter_
 
 
-def fontes(sources) -> str:
-    """Sources named as a page names them (pipeline/site/coverage.py ``named``)."""
-    from .coverage import named
-
-    return named(sources)
-
-
 FILTERS = {
-    "fontes": fontes,
+    "fontes": named,  # sources named as a page names them
     "data_br": _remembered(data_br),
     "iso": _remembered(iso),
     "reais": _remembered(reais),

@@ -153,9 +153,7 @@
   function leg(place, to) {  // [weekly departures, km or null, no departures in the sources] or null: journeys.py leg()
     var k = place.destinos.indexOf(to), w = k < 0 ? null : place.partidas[k];
     if (w === null || w === undefined) { return null; }
-    // no source gives its departures: index.json lists the fewer of those (sem_horarios) or of the others (journeys.py untimed)
-    var untimed = place.com_horarios ? place.com_horarios.indexOf(to) < 0 : (place.sem_horarios || []).indexOf(to) >= 0;
-    return [w, place.km ? place.km[k] : null, untimed];
+    return [w, place.km ? place.km[k] : null, lacks(place, "horarios", to)];  // journeys.py untimed
   }
   function length(j) {  // both legs' length where the sources give both, else after every known length
     return j.km[0] !== null && j.km[1] !== null ? j.km[0] + j.km[1] : Infinity;
@@ -183,9 +181,13 @@
   // where the answer from ``de`` to ``para`` (a place of ``places`` it has an answer for) is read without
   // JavaScript: its own page, or de's row of destinations when the pair has none (pipeline/site/cities.py
   // own_page, answer_url: the index lists those in ``sem_pagina``, or the others in ``com_pagina``)
-  function inRow(places, de, para) {
-    var k = places.indexOf(para);
-    return de.com_pagina ? de.com_pagina.indexOf(k) < 0 : (de.sem_pagina || []).indexOf(k) >= 0;
+  function inRow(places, de, para) { return lacks(de, "pagina", places.indexOf(para)); }
+
+  // whether place's destination at position k is without name (its departures, "horarios"; its page, "pagina"):
+  // index.json lists the fewer of those (sem_<name>) or of the others (com_<name>) (journeys.py lacks)
+  function lacks(place, name, k) {
+    var others = place["com_" + name];
+    return others ? others.indexOf(k) < 0 : (place["sem_" + name] || []).indexOf(k) >= 0;
   }
   function answerUrl(places, de, para) {
     var other = para.chave.replace("/", "-");
