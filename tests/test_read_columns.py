@@ -122,6 +122,49 @@ def test_any_file_gives_the_csv_module_s_batches(tmp_path, lines, newline, last,
     assert _by_column(path, size) == _by_csv_module(path, size)
 
 
+def _plain_by_line(data: bytes, width: int, delimiter: bytes) -> bool:
+    """What ``plain_lines`` promises, line by line in Python: the rule the numpy code must keep."""
+    if not data.endswith(b"\n") or b"\0" in data:
+        return False
+    for line in data[:-1].split(b"\n"):
+        body = line[:-1] if line.endswith(b"\r") else line
+        if not body or b"\r" in body or len(body) >= columns_module.MAX_LINE or body.count(delimiter) != width - 1:
+            return False
+        for cell in body.split(delimiter):
+            if b'"' in cell and not (len(cell) >= 2 and cell[0:1] == cell[-1:] == b'"' and b'"' not in cell[1:-1]):
+                return False
+    return True
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.lists(st.sampled_from([b"", b"ab", b"a b", b'"x"', b'""', b'"a', b'a"b', b'"x"y', b"\r"]),
+                               min_size=1, max_size=4).map(b";".join), max_size=8),
+       newline=st.sampled_from([b"\n", b"\r\n"]), width=st.integers(1, 4), piece=st.integers(12, 40))
+def test_plain_lines_looks_at_a_piece_of_lines_at_a_time_and_keeps_its_rule(monkeypatch, lines, newline, width, piece):
+    """A file is looked at a few megabytes of lines at a time (``PIECE_BYTES``, here a few bytes, with lines as
+    long as a tenth of one): a line that breaks the rule is found in whichever piece it falls."""
+    from pipeline.read.columns import plain_lines
+
+    monkeypatch.setattr(columns_module, "MAX_LINE", piece - 2)
+    monkeypatch.setattr(columns_module, "PIECE_BYTES", piece)
+    data = b"".join(line + newline for line in lines)
+    assert plain_lines(data, width, b";", whole_quotes=True) == _plain_by_line(data, width, b";")
+
+
+def test_a_bad_line_far_into_a_file_is_found_in_its_piece(monkeypatch):
+    from pipeline.read.columns import plain_lines
+
+    monkeypatch.setattr(columns_module, "PIECE_BYTES", 200)  # some three lines a piece
+    good = [ROW] * 40
+    assert plain_lines(("\n".join(good) + "\n").encode(), WIDTH, b",")
+    for bad in (ROW + ",x", ROW.replace("Idoso", '"Idoso"'), ""):
+        lines = good[:]
+        lines[33] = bad
+        assert not plain_lines(("\n".join(lines) + "\n").encode(), WIDTH, b","), bad
+    quoted = [",".join(f'"{c}"' for c in ROW.split(","))] * 40
+    assert plain_lines(("\n".join(quoted) + "\n").encode(), WIDTH, b",", whole_quotes=True)
+
+
 # A table read whole (every table but the tickets) goes through the same reader: its rows, lines, problems and
 # count of data rows are the csv module's, and a column's equal texts are one object, however the file is split
 # (a national table repeats most of its cells: each is kept once).
