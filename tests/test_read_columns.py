@@ -227,3 +227,21 @@ def test_a_file_read_whole_is_held_by_column_and_gives_the_same_rows_columns_and
     kept_csv, repeats_csv = without_repeats(by_csv)
     assert len(kept.rows) == 4 and _whole(kept)[:2] == _whole(kept_csv)[:2]
     assert [p.as_row() for p in repeats] == [p.as_row() for p in repeats_csv] and len(repeats) == 296
+
+
+@settings(max_examples=200, deadline=None)
+@given(values=st.lists(st.sampled_from(["a", "b", "", None, float("nan"), 1, 2.0]), max_size=12))
+def test_numbered_numbers_values_as_pandas_factorize_without_a_sentinel(values):
+    """``read.columns.numbered``: each value's number, a missing one (None or NaN) numbered as a value where it
+    first appears, as ``pandas.factorize(..., use_na_sentinel=False)`` numbers them."""
+    import numpy as np
+    import pandas as pd
+
+    from pipeline.read.columns import numbered
+
+    array = np.empty(len(values), dtype=object)
+    array[:] = values
+    codes, distinct = numbered(array)
+    expected_codes, expected = pd.factorize(array, use_na_sentinel=False)
+    assert codes.tolist() == expected_codes.tolist()
+    assert [None if v != v else v for v in distinct] == [None if v != v else v for v in expected]

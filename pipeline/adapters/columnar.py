@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from ..contract.schema import Schema, load_schema
-from ..read.columns import Columns, blank_rows, columns_of, plain_lines
+from ..read.columns import Columns, blank_rows, columns_of, numbered, plain_lines
 from ..read.source import SourceTable
 from ..read.writer import write_columns, write_table
 from .base import Layout
@@ -62,7 +62,7 @@ def objects(values: Sequence) -> np.ndarray:
 
 def per_text(values: np.ndarray, fn: Callable[[Any], Any]) -> np.ndarray:
     """``fn`` of each value of ``values``, called once per distinct value (None given as None)."""
-    codes, distinct = pd.factorize(values, use_na_sentinel=False)
+    codes, distinct = numbered(values)
     return objects([fn(None if v is None or v != v else v) for v in distinct])[codes]
 
 
@@ -278,7 +278,7 @@ def keep_once(report: IngestReport, conflicts: Conflicts, lines: np.ndarray, key
     """The first row of each key is kept; a later row of the same key is merged into it (``why`` says so in
     the report) and each of its ``compared`` fields (name, values) that says otherwise is a conflict of table
     ``chave``, the first row's value kept. Returns the kept rows' positions, in the file's order."""
-    first = firsts(combined([pd.factorize(k, use_na_sentinel=False)[0] for k in keys]))
+    first = firsts(combined([numbered(k)[0] for k in keys]))
     label = lambda f: " | ".join(str(k[f]) for k in keys)  # noqa: E731
     for k, (campo, values) in enumerate(compared):
         conflicts.compare(first_order + k, first, values, lines, chave, label, campo, shown)
@@ -292,7 +292,7 @@ def keep_once(report: IngestReport, conflicts: Conflicts, lines: np.ndarray, key
 
 def ranked(values: np.ndarray) -> np.ndarray:
     """Each value's rank in the sorted order of the distinct values (Python's order of strings)."""
-    codes, distinct = pd.factorize(values, use_na_sentinel=False)
+    codes, distinct = numbered(values)
     order = sorted(range(len(distinct)), key=lambda i: distinct[i])
     rank = np.empty(len(distinct), dtype=np.int64)
     rank[order] = np.arange(len(distinct))
@@ -348,7 +348,7 @@ class ColumnAdapter:
 
         # exact repeats (spaces folded), then rows of another width
         folded = [objects([" ".join(t.split()) for t in texts]) for texts in rows.texts]
-        key = combined([pd.factorize(f, use_na_sentinel=False)[0][codes] for f, codes in zip(folded, rows.codes)]) \
+        key = combined([numbered(f)[0][codes] for f, codes in zip(folded, rows.codes)]) \
             if len(rows) else np.zeros(0, dtype=np.int64)
         first = firsts(key)
         repeated = first != np.arange(len(rows))

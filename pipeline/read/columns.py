@@ -19,6 +19,22 @@ from ..contract.schema import Table
 from .source import SourceTable, read_csv_batches
 
 
+def numbered(values) -> tuple[np.ndarray, np.ndarray]:
+    """``pandas.factorize(values, use_na_sentinel=False)``: each value's number among the distinct values, in the
+    order they first appear, a missing one (None, NaN) numbered as a value too, and the distinct values (NaN
+    for the missing one). Asked with the sentinel, pandas finds the missing values as it hashes; without it,
+    an object array took a pass of its own for them, a third of the time."""
+    codes, distinct = pd.factorize(values, use_na_sentinel=True)
+    missing = np.flatnonzero(codes < 0)
+    if not missing.size:
+        return codes, distinct
+    first = int(missing[0])
+    k = int(codes[:first].max()) + 1 if first else 0  # how many values appeared before the first missing one
+    codes = codes + (codes >= k)
+    codes[missing] = k
+    return codes, np.insert(np.asarray(distinct, dtype=object), k, np.nan)
+
+
 @dataclass
 class Columns:
     name: str

@@ -9,9 +9,10 @@ import re
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+
+from .columns import numbered
 
 
 def source_cell(value) -> str:
@@ -72,7 +73,7 @@ def write_columns(path: Path, fields: list[str], columns: dict[str, np.ndarray],
         if name not in columns:
             parts.append(pa.scalar("", text))
             continue
-        codes, distinct = pd.factorize(columns[name], use_na_sentinel=False)
+        codes, distinct = numbered(columns[name])
         texts = [source_cell(None if v is None or v != v else v) for v in distinct]
         returns |= np.fromiter(("\r" in t for t in texts), dtype=bool, count=len(texts))[codes]
         parts.append(pa.array([csv_cell(t) for t in texts], type=text).take(pa.array(codes)))
