@@ -136,6 +136,16 @@ class PortalGenerator(Generator):
         self.env.filters.update(FILTERS)
         self.env.globals.update(template_globals(self.data))
         self.env.getattr = attribute_lookup(self.env)  # the same lookups, faster (pipeline/site/record.py)
+        self.env.make_globals = self._fixed_globals
+
+    def _fixed_globals(self, own: dict | None) -> dict:
+        """A template's globals as one dict, the environment's as they are when it is loaded, then its own.
+        Jinja2 3 gives each template a ``ChainMap`` over the environment's, so that a global added later
+        reaches templates already loaded; then each ``{% from "_partial.html" import … %}`` of every page
+        compares the page's globals with the partial's one name at a time through the chain (and each new
+        context copies them the same way), a tenth of the page stage. Every global of the portal is set in
+        ``__init__``, before any template is loaded."""
+        return {**self.env.globals, **(own or {})}
 
     @property
     def data(self) -> SiteData:
