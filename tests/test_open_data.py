@@ -120,6 +120,30 @@ def test_sqlite_has_keys_foreign_keys_indexes_and_full_text_search(site):
     assert (cnpj,) in found
 
 
+def test_each_full_text_index_holds_each_row_once(site, tmp_path):
+    """A search of the database (Datasette's, or anyone's FTS5 query) ranks the rows as an index made from the
+    table once would: the index was once filled twice (sqlite-utils' enable_fts fills it, and it was filled
+    again), so it counted every table twice as long as it is, and bm25 ranked by that."""
+    import shutil
+
+    copy = shutil.copy(site / "dados" / "portal.sqlite", tmp_path / "portal.sqlite")
+    db = sqlite3.connect(copy)
+    tables = [name[: -len("_fts")] for (name,) in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%\\_fts' ESCAPE '\\'")]
+    assert "transportadoras" in tables and "infracoes" in tables
+
+    def ranks(table, term):
+        return db.execute(f'SELECT rowid, round(bm25("{table}_fts"), 9) FROM "{table}_fts" WHERE "{table}_fts" MATCH ? '
+                          "ORDER BY rowid", [f'"{term}"']).fetchall()
+
+    for table in tables:
+        db.execute(f'CREATE VIRTUAL TABLE temp."vocab_{table}" USING fts5vocab(main, "{table}_fts", row)')
+        term = db.execute(f'SELECT term FROM temp."vocab_{table}" ORDER BY doc DESC, term LIMIT 1').fetchone()[0]
+        published = ranks(table, term)
+        db.execute(f'INSERT INTO "{table}_fts"("{table}_fts") VALUES (\'rebuild\')')  # made again from the table
+        assert published and ranks(table, term) == published, table
+
+
 def test_datasette_metadata_describes_tables_columns_labels_and_search(site):
     meta = json.loads((site / "dados" / "metadata.json").read_text(encoding="utf-8"))
     assert meta["license"] and meta["license_url"].startswith("https://creativecommons.org/")

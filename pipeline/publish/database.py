@@ -132,8 +132,8 @@ def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, 
                 db[name].create_index([column], find_unique_name=True)
             text = search_columns(resource)
             if text:
+                # filled from the table by enable_fts itself (filled again, every row counted twice)
                 db[name].enable_fts(text, fts_version="FTS5", create_triggers=False, replace=True)
-                db[name].populate_fts(text)
         write_metadata_table(conn, descriptor, record)
         conn.commit()
     finally:
