@@ -64,3 +64,41 @@ def test_the_sample_offers_them_and_dados_says_how_to_open_a_csv(sample_site):
     how = dados.find(id="abrir-csv").find_next("p").get_text(" ", strip=True)
     assert "sem marca de ordem de bytes (BOM)" in how and "Prefira o XLSX" in how and "65001: Unicode (UTF-8)" in how
     assert "Nos arquivos CSV e XLSX" not in dados.get_text()  # the XLSX holds text as text, with no apostrophe
+
+
+def test_a_carriers_file_cut_from_the_whole_files_bytes_is_the_file_written_from_its_rows(tmp_path, monkeypatch):
+    """A carrier's file is copied from the whole table's CSV, line by line (its header, then its rows' lines):
+    the same bytes as its rows written alone, hostile cells (a formula, a line break, quotes) included, across
+    the writer's chunks of rows."""
+    import pandas as pd
+
+    from pipeline.publish import extracts, tabular
+
+    monkeypatch.setattr(tabular, "CHUNK", 3)
+    a, b = "12345678000190", "98765432000110"
+    texts = ["=HYPERLINK(\"x\")", "linha\r\ncom quebra", 'aspas "duplas", e vírgula', "São Paulo", "", "-Expresso"]
+    tables = {
+        "transportadoras": pd.DataFrame({"cnpj": [a, b, "não é CNPJ"]}),
+        "linhas": pd.DataFrame({"prefixo": [f"12-{n:04d}-00" for n in range(12)],
+                                "descricao": [texts[n % len(texts)] for n in range(12)],
+                                "extensao_km": [n * 10.5 if n % 4 else None for n in range(12)]}),
+        "horarios": pd.DataFrame({"transportadora_cnpj": [a if n % 3 else b for n in range(20)],
+                                  "linha_prefixo": [f"12-{n % 12:04d}-00" for n in range(20)],
+                                  "observacao": [texts[n % len(texts)] for n in range(20)]}),
+        "outorgas": pd.DataFrame({"transportadora_cnpj": [b], "linha_prefixo": ["12-0011-00"]}),
+    }
+    fields = {"linhas": [("prefixo", "string"), ("descricao", "string"), ("extensao_km", "number")],
+              "horarios": [("transportadora_cnpj", "string"), ("linha_prefixo", "string"), ("observacao", "string")]}
+    resources = [{"name": n, "schema": {"fields": [{"name": f, "type": t} for f, t in fs]}} for n, fs in fields.items()]
+    written = {}
+    for r in resources:
+        path = tmp_path / f"{r['name']}.csv"
+        written[r["name"]] = (path, tabular.write_csv(tables[r["name"]], r, path, lines=True))
+    assert extracts.write(tables, resources, tmp_path / "cortados", written) == 4
+    assert extracts.write(tables, resources, tmp_path / "escritos") == 4
+    cut = sorted((tmp_path / "cortados").rglob("*.csv"))
+    assert [p.relative_to(tmp_path / "cortados") for p in cut] == [
+        p.relative_to(tmp_path / "escritos") for p in sorted((tmp_path / "escritos").rglob("*.csv"))]
+    for p in cut:
+        assert p.read_bytes() == (tmp_path / "escritos" / p.relative_to(tmp_path / "cortados")).read_bytes(), p
+    assert b"linha\r\ncom quebra" in (tmp_path / "cortados" / extracts.path(a, "horarios")).read_bytes()

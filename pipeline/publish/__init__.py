@@ -133,6 +133,7 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
 
     def the_rest(progress=None) -> None:
         coded = {}  # each table's columns numbered once for its CSV, JSON, SQLite and XLSX (tabular.Coded)
+        lines = {}  # the CSV files a carrier's files are cut from, and where their lines end (extracts.py)
         for done, resource in enumerate(resources, 1):
             if resource["name"] in batched:  # its CSV, JSON and Parquet are written; the Parquet gets the record
                 resource.update(datapackage.size_and_hash(out / resource["path"]))
@@ -140,7 +141,9 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
                 continue
             df = tables[resource["name"]]
             coded[resource["name"]] = table = tabular.Coded(df)
-            tabular.write_csv(df, resource, out / resource["path"], table)
+            ends = tabular.write_csv(df, resource, out / resource["path"], table, lines=resource["name"] in extracts.TABLES)
+            if ends is not None:
+                lines[resource["name"]] = (out / resource["path"], ends)
             resource.update(datapackage.size_and_hash(out / resource["path"]))  # in this process's copy
             if "json" in [f[0] for f in formats(len(df))]:
                 tabular.write_json(df, resource, out / f"{resource['name']}.json", table)
@@ -148,7 +151,7 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
             if progress is not None:
                 progress.advance(done, len(resources) + 1)
         _write_rest(derived, report, descriptor, tables, out, covered(schema, report), coded, record)
-        extracts.write(tables, resources, out)  # one carrier's lines and timetable
+        extracts.write(tables, resources, out, lines)  # one carrier's lines and timetable
         spreadsheets({r["name"] for r in resources} - {largest}, coded)
         if progress is not None:
             progress.advance(len(resources) + 1, len(resources) + 1)

@@ -62,14 +62,29 @@ def path(cnpj: str, table: str) -> str:
     return f"{FOLDER}/{cnpj}/{table}.csv"
 
 
-def write(tables: dict[str, pd.DataFrame], resources: list[dict], out: Path) -> int:
-    """Every carrier's files under ``out`` (the site's ``dados/``); returns how many were written."""
+TABLES = ("linhas", "horarios")  # the tables a carrier's files cut
+
+
+def write(tables: dict[str, pd.DataFrame], resources: list[dict], out: Path,
+          written: dict[str, tuple[Path, np.ndarray]] | None = None) -> int:
+    """Every carrier's files under ``out`` (the site's ``dados/``); returns how many were written. ``written``:
+    the whole tables' CSV files already written, each with where its header's and its rows' lines end
+    (``tabular.write_csv(..., lines=True)``): a carrier's file is then its header and its rows' lines copied
+    from the whole file's bytes, the same bytes ``tabular.write_csv`` makes of its rows alone."""
     by_name = {r["name"]: r for r in resources}
-    written = 0
+    whole = {}
+    for table, (csv_path, ends) in (written or {}).items():
+        whole[table] = (Path(csv_path).read_bytes(), ends)
+    count = 0
     for cnpj, mine in rows(tables).items():
         for table, positions in mine.items():
             target = out / path(cnpj, table)
             target.parent.mkdir(parents=True, exist_ok=True)
-            tabular.write_csv(tables[table].iloc[positions], by_name[table], target)
-            written += 1
-    return written
+            if table in whole:
+                data, ends = whole[table]
+                view = memoryview(data)
+                target.write_bytes(b"".join([view[:ends[0]], *(view[ends[p]:ends[p + 1]] for p in positions.tolist())]))
+            else:
+                tabular.write_csv(tables[table].iloc[positions], by_name[table], target)
+            count += 1
+    return count

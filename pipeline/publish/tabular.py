@@ -266,9 +266,12 @@ class Forms:
         return self._whole_text.take(np.where(codes < 0, len(self.whole) - 1, codes))  # -1: None's form, the last
 
 
-def write_csv(df: pd.DataFrame, resource: dict, path: Path, coded: Coded | None = None) -> None:
-    with CsvFile(resource, path) as out:
+def write_csv(df: pd.DataFrame, resource: dict, path: Path, coded: Coded | None = None, lines: bool = False
+              ) -> np.ndarray | None:
+    """With ``lines``, returns where each row's line ends in the file (:attr:`CsvFile.ends`)."""
+    with CsvFile(resource, path, lines=lines) as out:
         out.add(df, coded)
+    return out.line_ends() if lines else None
 
 
 def write_json(df: pd.DataFrame, resource: dict, path: Path, coded: Coded | None = None) -> None:
@@ -298,11 +301,18 @@ class CsvFile(Appended):
     """A table's CSV, written a frame at a time (:meth:`add`): the whole table at once, or each batch of a
     table read in batches (pipeline/build/batches.py); the same bytes either way."""
 
-    def __init__(self, resource: dict, path: Path, memo: bool = False):
+    def __init__(self, resource: dict, path: Path, memo: bool = False, lines: bool = False):
+        """``lines``: keep where each row's line ends (:meth:`line_ends`), so that a cut of the rows can be copied
+        from the file's bytes (pipeline/publish/extracts.py)."""
         self.fields = kinds(resource)
         self.fh = open(path, "w", encoding="utf-8", newline="")
         self.writer = csv.writer(self.fh, lineterminator="\r\n")  # RFC 4180: CR and LF inside a cell get quoted
         self.writer.writerow([n for n, _ in self.fields])
+        self.ends: list[np.ndarray] | None = [] if lines else None
+        if lines:
+            assert len(self.fields) > 1, "a table of one column is written by the csv module, its lines not kept"
+            self.fh.flush()
+            self.ends.append(np.array([self.fh.buffer.tell()], dtype=np.int64))  # the header's end
         # each distinct value written once as the csv module writes it in a row (``memo``: kept, :class:`Memo`)
         self.converters = [_kept(_encoded(csv_text_of(t), csv_cell), memo) for _, t in self.fields]
 
@@ -321,7 +331,14 @@ class CsvFile(Appended):
                 offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)
                 first, last = offsets[lines.offset], offsets[lines.offset + len(lines)]
                 self.fh.flush()  # the header, written as text, goes first
+                if self.ends is not None:
+                    ends = offsets[lines.offset + 1:lines.offset + len(lines) + 1]
+                    self.ends.append(ends - first + self.fh.buffer.tell())
                 self.fh.buffer.write(memoryview(lines.buffers()[2])[first:last])
+
+    def line_ends(self) -> np.ndarray:
+        """Where the header's line ends, then each row's, in the file's bytes."""
+        return np.concatenate(self.ends)
 
     def close(self, complete: bool = True) -> None:
         self.fh.close()
