@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..contract.schema import Schema, Table
+from ..read.columns import numbered
 
 
 def joined_fields(table: Table) -> list[dict]:
@@ -30,7 +31,7 @@ def add(df: pd.DataFrame, table: Table, tables: dict[str, pd.DataFrame], schema:
             lookup = dict(zip(parent[key[0]], parent[join["coluna"]]))
         # looked up once per distinct key and spread by position: the rows share the parent's text (pandas'
         # ``Series.map`` makes a new object per row: a copy of a carrier's name for each of its notices)
-        codes, keys = pd.factorize(df[join["campo"]].to_numpy(dtype=object), use_na_sentinel=False)
+        codes, keys = numbered(df[join["campo"]].to_numpy(dtype=object))
         found = np.empty(len(keys), dtype=object)
         found[:] = [lookup.get(k, np.nan) for k in keys]
         df[f["name"]] = pd.Series(found[codes], index=df.index, dtype=object)

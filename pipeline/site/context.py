@@ -18,6 +18,7 @@ from ..contract.kinds import BY_NAME, RECORD_KINDS, RecordKind
 from ..contract.schema import Schema
 from ..derive import Derived
 from ..legal import DECREE_PUBLICATION
+from ..read.columns import numbered
 from ..read.provenance import Source
 from ..validate import Report
 from . import notices, urls, verification
@@ -72,7 +73,7 @@ def _among_recent(df: pd.DataFrame, keys: tuple[str, ...], n: int) -> np.ndarray
     age = rank[codes]  # 0: the most recent time
     keep = np.zeros(len(df), dtype=bool)
     for key in keys:
-        owner = pd.factorize(df[key], sort=False, use_na_sentinel=False)[0]
+        owner = numbered(df[key].to_numpy(dtype=object))[0]
         by_owner = np.lexsort((age, owner))  # each owner's rows, the most recent first
         starts = np.flatnonzero(np.r_[True, owner[by_owner][1:] != owner[by_owner][:-1]])
         sizes = np.diff(np.r_[starts, len(by_owner)])
