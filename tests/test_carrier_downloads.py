@@ -94,11 +94,14 @@ def test_a_carriers_file_cut_from_the_whole_files_bytes_is_the_file_written_from
     for r in resources:
         path = tmp_path / f"{r['name']}.csv"
         written[r["name"]] = (path, tabular.write_csv(tables[r["name"]], r, path, lines=True))
-    assert extracts.write(tables, resources, tmp_path / "cortados", written) == 4
-    assert extracts.write(tables, resources, tmp_path / "escritos") == 4
-    cut = sorted((tmp_path / "cortados").rglob("*.csv"))
-    assert [p.relative_to(tmp_path / "cortados") for p in cut] == [
-        p.relative_to(tmp_path / "escritos") for p in sorted((tmp_path / "escritos").rglob("*.csv"))]
-    for p in cut:
-        assert p.read_bytes() == (tmp_path / "escritos" / p.relative_to(tmp_path / "cortados")).read_bytes(), p
+    assert extracts.write(tables, tmp_path / "cortados", written) == 4
+    by_name = {r["name"]: r for r in resources}
+    cut = sorted(p.relative_to(tmp_path / "cortados") for p in (tmp_path / "cortados").rglob("*.csv"))
+    assert cut == sorted(Path(extracts.path(c, t)) for c, mine in extracts.rows(tables).items() for t in mine)
+    for cnpj, mine in extracts.rows(tables).items():
+        for table, positions in mine.items():  # the same rows written alone
+            alone = tmp_path / "sozinhos" / extracts.path(cnpj, table)
+            alone.parent.mkdir(parents=True, exist_ok=True)
+            tabular.write_csv(tables[table].iloc[positions], by_name[table], alone)
+            assert (tmp_path / "cortados" / extracts.path(cnpj, table)).read_bytes() == alone.read_bytes(), alone
     assert b"linha\r\ncom quebra" in (tmp_path / "cortados" / extracts.path(a, "horarios")).read_bytes()

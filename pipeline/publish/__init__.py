@@ -151,7 +151,7 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
             if progress is not None:
                 progress.advance(done, len(resources) + 1)
         _write_rest(derived, report, descriptor, tables, out, covered(schema, report), coded, record)
-        extracts.write(tables, resources, out, lines)  # one carrier's lines and timetable
+        extracts.write(tables, out, lines)  # one carrier's lines and timetable
         spreadsheets({r["name"] for r in resources} - {largest}, coded)
         if progress is not None:
             progress.advance(len(resources) + 1, len(resources) + 1)

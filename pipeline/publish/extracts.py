@@ -14,8 +14,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import tabular
-
 FOLDER = "por-transportadora"
 _CNPJ = re.compile(r"[0-9]{14}")
 
@@ -65,26 +63,18 @@ def path(cnpj: str, table: str) -> str:
 TABLES = ("linhas", "horarios")  # the tables a carrier's files cut
 
 
-def write(tables: dict[str, pd.DataFrame], resources: list[dict], out: Path,
-          written: dict[str, tuple[Path, np.ndarray]] | None = None) -> int:
+def write(tables: dict[str, pd.DataFrame], out: Path, written: dict[str, tuple[Path, np.ndarray]]) -> int:
     """Every carrier's files under ``out`` (the site's ``dados/``); returns how many were written. ``written``:
-    the whole tables' CSV files already written, each with where its header's and its rows' lines end
-    (``tabular.write_csv(..., lines=True)``): a carrier's file is then its header and its rows' lines copied
-    from the whole file's bytes, the same bytes ``tabular.write_csv`` makes of its rows alone."""
-    by_name = {r["name"]: r for r in resources}
-    whole = {}
-    for table, (csv_path, ends) in (written or {}).items():
-        whole[table] = (Path(csv_path).read_bytes(), ends)
+    each table of :data:`TABLES` as its whole CSV file, already written, and where that file's header and each
+    of its rows end (``tabular.write_csv(..., lines=True)``). A carrier's file is the header and its rows' lines
+    copied from those bytes: the bytes ``tabular.write_csv`` makes of its rows alone."""
+    whole = {table: (memoryview(Path(csv_path).read_bytes()), ends) for table, (csv_path, ends) in written.items()}
     count = 0
     for cnpj, mine in rows(tables).items():
         for table, positions in mine.items():
             target = out / path(cnpj, table)
             target.parent.mkdir(parents=True, exist_ok=True)
-            if table in whole:
-                data, ends = whole[table]
-                view = memoryview(data)
-                target.write_bytes(b"".join([view[:ends[0]], *(view[ends[p]:ends[p + 1]] for p in positions.tolist())]))
-            else:
-                tabular.write_csv(tables[table].iloc[positions], by_name[table], target)
+            data, ends = whole[table]
+            target.write_bytes(b"".join([data[:ends[0]], *(data[ends[p]:ends[p + 1]] for p in positions.tolist())]))
             count += 1
     return count
