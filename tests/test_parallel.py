@@ -4,6 +4,8 @@ workers, the portal's checks run beside Frictionless, and a failing worker fails
 from __future__ import annotations
 
 import filecmp
+import os
+import time
 from datetime import date
 
 import pytest
@@ -35,26 +37,41 @@ def test_pages_rendered_by_two_processes_equal_those_rendered_by_one(tmp_path, m
     assert mismatch == [] and errors == []
 
 
-def test_a_failing_worker_fails_the_split(monkeypatch):
-    monkeypatch.setattr(parallel, "MIN_PER_WORKER", 1)
-    done = []
+def _worked(tmp_path, items, workers, niceness=0, fail_in_child=False):
+    """Run ``parallel.split`` with a work that notes, for each item, the process and its niceness (a line
+    appended to a file: each write is whole) and takes a moment, so that every process gets pieces."""
+    parent, log = os.getpid(), tmp_path / "feitos.txt"
 
-    def work(items):
-        if 1 in items:  # the child's share (items[1::2])
+    def work(piece):
+        if fail_in_child and os.getpid() != parent:
             raise ValueError("falha de teste")
-        done.extend(items)
+        for item in piece:
+            time.sleep(0.002)
+            with open(log, "a") as fh:
+                fh.write(f"{os.getpid()} {os.nice(0)} {item}\n")
 
+    parallel.split(items, work, workers, niceness=niceness)
+    return parent, [line.split() for line in log.read_text().splitlines()]
+
+
+def test_every_item_is_worked_once_and_the_children_at_their_niceness(tmp_path, monkeypatch):
+    monkeypatch.setattr(parallel, "MIN_PER_WORKER", 1)
+    monkeypatch.setattr(parallel, "PIECE", 3)
+    parent, done = _worked(tmp_path, list(range(300)), 3, niceness=5)
+    assert sorted(int(item) for _, _, item in done) == list(range(300))  # each once, whoever took it
+    processes = {int(pid): int(nice) for pid, nice, _ in done}
+    assert len(processes) == 3  # the pieces went to every process
+    assert {nice - processes[parent] for pid, nice in processes.items() if pid != parent} == {5}
+
+
+def test_a_failing_worker_fails_the_split(tmp_path, monkeypatch):
+    monkeypatch.setattr(parallel, "MIN_PER_WORKER", 1)
+    monkeypatch.setattr(parallel, "PIECE", 1)
     with pytest.raises(parallel.WorkerError, match="falharam"):
-        parallel.split([0, 1, 2, 3], work, 2)
-    assert done == [0, 2]  # the parent did its own share
-
-
-def test_shares_give_each_process_a_consecutive_part_of_every_kind():
-    items = [("linha", n) for n in range(5)] + [("outorga", n) for n in range(4)] + [("cidade", 0)]
-    first, second = parallel.shares(items, 2, kind=lambda item: item[0])
-    assert first == [("linha", 0), ("linha", 1), ("outorga", 0), ("outorga", 1)]
-    assert second == [("linha", 2), ("linha", 3), ("linha", 4), ("outorga", 2), ("outorga", 3), ("cidade", 0)]
-    assert parallel.shares([0, 1, 2, 3, 4], 2) == [[0, 2, 4], [1, 3]]  # without kinds: dealt in turn
+        _worked(tmp_path, list(range(200)), 2, fail_in_child=True)
+    done = [line.split() for line in (tmp_path / "feitos.txt").read_text().splitlines()]
+    assert {int(pid) for pid, _, _ in done} == {os.getpid()}  # the parent went on to the end
+    assert len(done) < 200  # what the child took before it failed is not done
 
 
 def test_a_child_call_returns_its_value_or_its_failure():

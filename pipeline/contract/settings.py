@@ -107,8 +107,9 @@ class Settings:
     whoosh_dir: Path = field(default=PROJECT_ROOT / ".cache" / "busca", metadata={
         "help": "pasta do índice Whoosh da busca por linha de comando (não publicado)"})
     workers: int = field(default_factory=workers_default, metadata={
-        "help": "processos que geram as páginas em paralelo (padrão: um por núcleo disponível menos um, "
-                "que fica com os downloads e o índice de busca gravados ao lado)"})
+        "help": "processos que geram as páginas em paralelo (padrão: um por núcleo disponível; os que acompanham "
+                "o da build têm a menor prioridade e só usam o que os downloads e o índice de busca, gravados ao "
+                "lado, deixam livre)"})
     pelican_conf: Path = field(default=PROJECT_ROOT / "pelican.conf.py", metadata={"help": "configuração do Pelican"})
     contact_email: str = field(default="", metadata={
         "help": "e-mail de contato publicado nos catálogos (contactPoint do DCAT-AP e do data.json, que o Project "

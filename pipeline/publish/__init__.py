@@ -118,7 +118,10 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
     batched = derived.batches  # tables written a batch at a time as they were read (pipeline/build/batches.py)
     rows = {r["name"]: derived.rows(r["name"]) if r["name"] in derived.tables else len(tables[r["name"]])
             for r in resources}
-    largest = max((r["name"] for r in resources), key=rows.__getitem__, default=None)
+    # the workbook written by a process of its own: the largest table's that has one (a table of more rows than
+    # a sheet holds, the tickets, has none)
+    largest = max((r["name"] for r in resources if ("xlsx", "XLSX") in [f[:2] for f in formats(rows[r["name"]])]),
+                  key=rows.__getitem__, default=None)
 
     def spreadsheets(names, coded=None) -> None:
         for resource in resources:

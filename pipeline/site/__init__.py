@@ -244,7 +244,8 @@ class SectionsGenerator(PortalGenerator):
                         facts = addressed(facts, self.settings.get("SITEURL") or "")
                         (root / url / "index.json").write_bytes(_json(facts))
 
-        parallel.split(pages + files, render, self.settings.get("PORTAL_WORKERS", 1), kind=lambda item: item[1])
+        parallel.split(pages + files, render, self.settings.get("PORTAL_WORKERS", 1),
+                       niceness=parallel.RENDER_NICENESS)
         self.writer.counted(len(pages))
 
 

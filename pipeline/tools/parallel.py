@@ -1,12 +1,10 @@
 """Work split across processes: the page stage renders the record pages on every core, and validation
 runs the portal's own checks beside Frictionless's verdict.
 
-``split(items, work, workers, kind)`` cuts the items in ``workers`` shares (:func:`shares`), runs
-``work(share)`` in ``workers - 1`` forked children and on the first share here, then waits for them. A
-fork shares the parent's memory copy-on-write, so the page contexts are not pickled or copied; each child
-writes its own files and reports only success or failure. Each share holds its part of every kind of
-item (a fair share of big and small records), in consecutive runs: at national scale the page stage's
-two processes took 282,000 page faults instead of 401,000 when the records were dealt in turn.
+``split(items, work, workers, niceness)`` runs ``work`` on ``items`` here and in ``workers - 1`` forked
+children, each process taking the next few items not yet taken until none is left, then waits for them.
+A fork shares the parent's memory copy-on-write, so the page contexts are not pickled or copied; each child
+writes its own files and reports only success or failure.
 """
 
 from __future__ import annotations
@@ -31,47 +29,54 @@ def cores() -> int:
 
 
 def workers_default() -> int:
-    """The page renderers: one per core but one, which is left to the downloads and the search index
-    written beside the pages (pipeline/publish/background.py), at least one. On two cores one process
-    renders every page: a second renderer copied, page by page, the memory the first shares with it
-    (81,000 page faults at national scale) and competed with the downloads for the same two cores."""
-    return max(1, cores() - 1)
+    """The page renderers: one per core. The build's own process renders at its priority; the others
+    (:func:`split`'s children) at the lowest, :data:`RENDER_NICENESS`, below the downloads and the search
+    index written beside the pages (pipeline/publish/background.py), whose core they take only when that
+    work leaves it idle, and the pages they take are pages this process does not render."""
+    return cores()
 
 
-def shares(items: Sequence, workers: int, kind: Callable | None = None) -> list[list]:
-    """``items`` in ``workers`` shares. With ``kind``, each run of items of one kind is cut into
-    ``workers`` consecutive pieces, one per share: every share gets its part of each kind, and records
-    made one after another (near in memory) stay in one process, which alone then copies the memory
-    pages they sit on (a child copies every page it writes, reference counts included). Without it,
-    the items are dealt in turn."""
-    if kind is None:
-        return [list(items[k::workers]) for k in range(workers)]
-    out: list[list] = [[] for _ in range(workers)]
-    start = 0
-    for end in range(1, len(items) + 1):
-        if end == len(items) or kind(items[end]) != kind(items[start]):
-            n = end - start
-            for k in range(workers):
-                out[k].extend(items[start + n * k // workers:start + n * (k + 1) // workers])
-            start = end
-    return out
+RENDER_NICENESS = 19  # the renderers beside the build's process yield their core to every other process
 
 
-def split(items: Sequence, work: Callable[[Sequence], None], workers: int, kind: Callable | None = None) -> None:
+PIECE = 32  # items a process takes at a time from the shared list (:func:`split`)
+
+
+def split(items: Sequence, work: Callable[[Sequence], None], workers: int, niceness: int = 0) -> None:
+    """Run ``work`` over ``items`` in ``workers`` processes: this one and ``workers - 1`` forked children at
+    ``niceness`` (``os.nice``). Each process takes the next :data:`PIECE` items not yet taken, runs ``work`` on
+    them, and so on to the end (a counter in memory shared by the fork): a child yielding its core to other
+    work takes fewer, and no process waits at the end for another's share. Items next to each other stay in
+    one piece (a kind's records, made one after another, near in memory)."""
     workers = max(1, min(workers, len(items) // MIN_PER_WORKER))
     if workers == 1 or not hasattr(os, "fork"):
         work(items)
         return
-    parts = shares(items, workers, kind)
+    import multiprocessing
+
+    taken, lock = multiprocessing.RawValue("q", 0), multiprocessing.Lock()
+
+    def pieces():
+        while True:
+            with lock:
+                start = taken.value
+                taken.value = start + PIECE
+            if start >= len(items):
+                return
+            yield items[start:start + PIECE]
+
     sys.stdout.flush()
     sys.stderr.flush()
     children = []
-    for k in range(1, workers):
+    for _ in range(1, workers):
         pid = os.fork()
-        if pid == 0:  # the child: its share, then exit without running the parent's cleanup
+        if pid == 0:  # the child: pieces until none is left, then exit without running the parent's cleanup
             code = 0
             try:
-                work(parts[k])
+                if niceness:
+                    os.nice(niceness)
+                for piece in pieces():
+                    work(piece)
             except BaseException:
                 traceback.print_exc()
                 code = 1
@@ -80,7 +85,8 @@ def split(items: Sequence, work: Callable[[Sequence], None], workers: int, kind:
                 os._exit(code)
         children.append(pid)
     try:
-        work(parts[0])
+        for piece in pieces():
+            work(piece)
     finally:
         failed = [pid for pid in children if os.waitpid(pid, 0)[1] != 0]
     if failed:
