@@ -25,7 +25,25 @@ def reais(value) -> str:
     return spelling.money(value).replace(" ", "\u00a0")
 
 
-numero = spelling.number
+
+
+def _remembered_number(size: int = 4096):
+    """``spelling.number`` answering each (value, decimals) it has seen from memory, as :func:`_remembered`
+    does for one argument: the pages write the same counts and lengths thousands of times. ``typed``: True
+    and 1 are different values to it (a bool is no number)."""
+    remembered = lru_cache(maxsize=size, typed=True)(spelling.number)
+
+    @wraps(spelling.number)
+    def numero(value, decimals: int = 0) -> str:
+        try:
+            return remembered(value, decimals)
+        except TypeError:  # unhashable
+            return spelling.number(value, decimals)
+
+    return numero
+
+
+numero = _remembered_number()
 mes_br = spelling.month
 
 

@@ -46,17 +46,18 @@ class Rows(MadeOnDemand):
     """Some rows of a table, from ``columns`` (``{name: list of values}``, shared by every ``Rows`` of the
     table) at ``positions``: the latest notices of every carrier and line are kept as positions alone."""
 
-    __slots__ = ("columns", "positions")
+    __slots__ = ("columns", "positions", "_names", "_values")
 
     def __init__(self, columns: dict[str, list], positions: Sequence[int]):
         self.columns, self.positions = columns, positions
+        self._names, self._values = tuple(columns), tuple(columns.values())
 
     def __len__(self) -> int:
         return len(self.positions)
 
     def make(self, i: int) -> Record:
         at = self.positions[i]
-        return Record((name, values[at]) for name, values in self.columns.items())
+        return Record(zip(self._names, [values[at] for values in self._values]))
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))  # what ``getattr`` finds on a dict or a Record: its methods
@@ -107,9 +108,13 @@ def as_json(record: dict, depth: int = 1, page: dict | None = None):
         page = record if page is None else page
         out = {}
         for key, value in record.items():
-            convert = _SCALARS.get(type(value))
-            if convert is not None:
-                out[key] = convert(value)
+            kind = type(value)
+            if kind in _AS_IS:
+                out[key] = value
+            elif kind in _ISO:
+                out[key] = value.isoformat()
+            elif kind is float:
+                out[key] = None if value != value else value
             elif isinstance(value, dict):
                 if value is page:
                     continue
@@ -129,17 +134,10 @@ def as_json(record: dict, depth: int = 1, page: dict | None = None):
     return _scalar(record)
 
 
-def _iso(value) -> str:
-    return value.isoformat()
-
-
-def _same(value):
-    return value
-
-
-# the scalar types of the page contexts, converted without asking each value what it is
-_SCALARS = {str: _same, int: _same, bool: _same, type(None): _same, date: _iso, datetime: _iso, time: _iso,
-            float: lambda value: None if value != value else value}
+# the scalar types of the page contexts, converted without asking each value what it is: as they are, or as
+# ISO text (a float NaN is None)
+_AS_IS = frozenset({str, int, bool, type(None)})
+_ISO = frozenset({date, datetime, time})
 
 
 def _scalar(value):
