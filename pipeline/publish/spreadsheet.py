@@ -48,7 +48,7 @@ from ..contract import dictionary
 from .archive import member as open_member
 from .archive import write_member
 from .provenance import LICENSE, NOT_COVERED, PORTAL, Provenance, source_text
-from .tabular import Coded, cell, kinds, straight
+from .tabular import Coded, cell, joined, kinds, straight, text_bytes
 
 _EPOCH = datetime(1899, 12, 30)  # Excel's day 0 (with its 1900 leap-year quirk, for dates after 1900-03-01)
 # kept as _xHHHH_: XML cannot carry them (and a CR would be read back as a line feed); a text that
@@ -417,9 +417,9 @@ def write_xlsx(df: pd.DataFrame, resource: dict, path: Path, as_of, coded: Coded
         with open_member(z, member("xl/worksheets/sheet1.xml"), force_zip64=True) as fh:
             head, tail = _sheet(f"A1:{last_col}{len(df) + 1}", widths, len(cols), len(df) + 1, active == 0)
             fh.write((head + "<row>" + "".join(_text(h, _HEADER) for _, _, h, _ in cols) + "</row>").encode("utf-8"))
-            for start, stop in coded.spans():
-                fh.write("".join("<row>" + "".join(cells) + "</row>" for cells in coded.rows(forms, start, stop))
-                         .encode("utf-8"))
+            for start, stop in coded.spans():  # each row joined by Arrow from the columns' XML, as UTF-8 bytes
+                if stop > start:
+                    fh.write(text_bytes(joined(["<row>", *(f.text(start, stop) for f in forms), "</row>"])))
             fh.write(tail.encode("utf-8"))
         head, tail = _sheet(f"A1:F{len(entries)}", dict_widths, 6, len(entries))
         body = "".join("<row>" + "".join(_text(v, _HEADER if n == 0 else 0) if v else "<c/>" for v in row) + "</row>"

@@ -266,6 +266,22 @@ class Forms:
         return self._whole_text.take(np.where(codes < 0, len(self.whole) - 1, codes))  # -1: None's form, the last
 
 
+def joined(parts: list, separator: str = "") -> pa.Array:
+    """Each row's text: the Arrow text arrays (or texts, the same in every row) ``parts`` joined element by element with
+    ``separator``. A missing form (null) would make its whole row null: none may be."""
+    parts = [pa.scalar(p, _TEXT) if isinstance(p, str) else p for p in parts]
+    rows = pc.binary_join_element_wise(*parts, pa.scalar(separator, _TEXT))
+    if rows.null_count:
+        raise ValueError("uma forma ausente (None) numa linha")
+    return rows
+
+
+def text_bytes(texts: pa.Array) -> memoryview:
+    """The UTF-8 bytes of an Arrow text array's values, one after another: its data buffer, sliced."""
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int64)
+    return memoryview(texts.buffers()[2])[offsets[texts.offset]:offsets[texts.offset + len(texts)]]
+
+
 def write_csv(df: pd.DataFrame, resource: dict, path: Path, coded: Coded | None = None, lines: bool = False
               ) -> np.ndarray | None:
     """With ``lines``, returns where each row's line ends in the file (:attr:`CsvFile.ends`)."""
