@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 
 import pytest
@@ -174,6 +175,17 @@ def test_search_ranges_of_dates_and_values(search_index):
     assert found(search_index, "valor:[91 TO 93]", "--table", "linhas") == []
     declared = found(search_index, "data:[2020-01-01 TO 2020-12-31]", "--table", "caducidades")
     assert [h["chave"] for h in declared] == ["Portaria DTR nº 45/2020"]
+
+
+def test_the_widest_range_and_a_single_day_find_every_record_they_hold(search_index):
+    # a range is read from the index's coarse tiers and its fine ones (pipeline/index/whoosh.py RANGE_STEP)
+    with open(MINIMAL / "outorgas.csv", encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    every = found(search_index, "data:[1900-01-01 TO 2100-12-31]", "--table", "outorgas")
+    assert sorted(h["chave"] for h in every) == sorted(r["id"] for r in rows if r["inicio"])
+    day = rows[0]["inicio"]
+    on_the_day = found(search_index, f"data:[{day} TO {day}]", "--table", "outorgas")
+    assert [h["chave"] for h in on_the_day] == [r["id"] for r in rows if r["inicio"] == day]
 
 
 def test_search_folds_accents_before_stemming(search_index):
