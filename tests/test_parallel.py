@@ -37,13 +37,14 @@ def test_pages_rendered_by_two_processes_equal_those_rendered_by_one(tmp_path, m
     assert mismatch == [] and errors == []
 
 
-def _worked(tmp_path, items, workers, niceness=0, fail_in_child=False):
+def _worked(tmp_path, items, workers, niceness=0, fail_in_child=False, fail_here=False):
     """Run ``parallel.split`` with a work that notes, for each item, the process and its niceness (a line
     appended to a file: each write is whole) and takes a moment, so that every process gets pieces."""
     parent, log = os.getpid(), tmp_path / "feitos.txt"
+    log.touch()
 
     def work(piece):
-        if fail_in_child and os.getpid() != parent:
+        if (fail_in_child and os.getpid() != parent) or (fail_here and os.getpid() == parent):
             raise ValueError("falha de teste")
         for item in piece:
             time.sleep(0.002)
@@ -70,8 +71,17 @@ def test_a_failing_worker_fails_the_split(tmp_path, monkeypatch):
     with pytest.raises(parallel.WorkerError, match="falharam"):
         _worked(tmp_path, list(range(200)), 2, fail_in_child=True)
     done = [line.split() for line in (tmp_path / "feitos.txt").read_text().splitlines()]
-    assert {int(pid) for pid, _, _ in done} == {os.getpid()}  # the parent went on to the end
-    assert len(done) < 200  # what the child took before it failed is not done
+    assert {int(pid) for pid, _, _ in done} <= {os.getpid()}
+    assert len(done) < 150  # once the child failed, nobody took another piece
+
+
+def test_a_failure_here_stops_the_children_taking_pieces(tmp_path, monkeypatch):
+    monkeypatch.setattr(parallel, "MIN_PER_WORKER", 1)
+    monkeypatch.setattr(parallel, "PIECE", 1)
+    with pytest.raises(ValueError, match="falha de teste"):
+        _worked(tmp_path, list(range(400)), 2, fail_here=True)
+    done = (tmp_path / "feitos.txt").read_text().splitlines()
+    assert len(done) < 200  # the child stopped, far from the end (2 ms an item)
 
 
 def test_a_child_call_returns_its_value_or_its_failure():

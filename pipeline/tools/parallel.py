@@ -31,8 +31,8 @@ def cores() -> int:
 def workers_default() -> int:
     """The page renderers: one per core. The build's own process renders at its priority; the others
     (:func:`split`'s children) at the lowest, :data:`RENDER_NICENESS`, below the downloads and the search
-    index written beside the pages (pipeline/publish/background.py), whose core they take only when that
-    work leaves it idle, and the pages they take are pages this process does not render."""
+    index written beside the pages (pipeline/publish/background.py): they take a core only when that work
+    leaves it idle."""
     return cores()
 
 
@@ -80,6 +80,8 @@ def split(items: Sequence, work: Callable[[Sequence], None], workers: int, nicen
             except BaseException:
                 traceback.print_exc()
                 code = 1
+                with lock:  # nobody takes more: the stage has failed
+                    taken.value = len(items)
             finally:
                 sys.stderr.flush()
                 os._exit(code)
@@ -87,6 +89,10 @@ def split(items: Sequence, work: Callable[[Sequence], None], workers: int, nicen
     try:
         for piece in pieces():
             work(piece)
+    except BaseException:
+        with lock:  # nobody takes more: the stage has failed
+            taken.value = len(items)
+        raise
     finally:
         failed = [pid for pid in children if os.waitpid(pid, 0)[1] != 0]
     if failed:
