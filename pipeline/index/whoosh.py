@@ -64,9 +64,10 @@ FIELDS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "tipo": ("código", (), "tipo:linha"),
 }
 
-# A number or date is indexed at a few precisions (Whoosh's tiers: one term per ``shift_step`` bits) so that a
-# range is read as a few terms; at Whoosh's own steps (4 bits, 8 for a date) the tiers were most of the index's
-# terms and a good part of the time it takes to write. At 16 bits a range reads more terms, the same documents.
+# A number or date is indexed at several precisions (Whoosh's tiers: one more term per ``shift_step`` bits), so
+# that a range is read as a few terms. Each tier is a term made, sorted and written for every number: Whoosh's own
+# steps (4 bits, 8 for a date) made 16 and 8 of them a value, a good part of the time the index takes to write.
+# At 16 bits a range reads more terms and finds the same documents.
 RANGE_STEP = 16
 
 
