@@ -118,15 +118,15 @@ def publish(derived: Derived, report: Report, schema: Schema, out: Path, progres
     batched = derived.batches  # tables written a batch at a time as they were read (pipeline/build/batches.py)
     rows = {r["name"]: derived.rows(r["name"]) if r["name"] in derived.tables else len(tables[r["name"]])
             for r in resources}
+    with_workbook = {r["name"] for r in resources if ("xlsx", "XLSX") in [f[:2] for f in formats(rows[r["name"]])]}
     # the workbook written by a process of its own: the largest table's that has one (a table of more rows than
     # a sheet holds, the tickets, has none)
-    largest = max((r["name"] for r in resources if ("xlsx", "XLSX") in [f[:2] for f in formats(rows[r["name"]])]),
-                  key=rows.__getitem__, default=None)
+    largest = max((r["name"] for r in resources if r["name"] in with_workbook), key=rows.__getitem__, default=None)
 
     def spreadsheets(names, coded=None) -> None:
         for resource in resources:
             name = resource["name"]
-            if name not in names or ("xlsx", "XLSX") not in [f[:2] for f in formats(rows[name])]:
+            if name not in names or name not in with_workbook:
                 continue
             df = tables[name] if name not in batched else _whole(out / f"{name}.parquet")
             spreadsheet.write_xlsx(df, resource, out / f"{name}.xlsx", derived.as_of, (coded or {}).get(name), record)

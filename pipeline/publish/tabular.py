@@ -221,7 +221,6 @@ class Coded:
 
 
 _TEXT = pa.large_string()  # a writer's forms as Arrow text (:meth:`Forms.text`), and what joins them in a CSV
-_COMMA, _NOTHING, _LINE_END = (pa.scalar(s, _TEXT) for s in (",", "", "\r\n"))
 
 
 class Forms:
@@ -342,15 +341,12 @@ class CsvFile(Appended):
         forms = [coded.forms(n, convert) for (n, _), convert in zip(self.fields, self.converters)]
         for start, stop in coded.spans():
             if stop > start:  # each line joined by Arrow from the columns' forms, written as its UTF-8 bytes
-                lines = pc.binary_join_element_wise(
-                    pc.binary_join_element_wise(*(f.text(start, stop) for f in forms), _COMMA), _NOTHING, _LINE_END)
-                offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)
-                first, last = offsets[lines.offset], offsets[lines.offset + len(lines)]
+                lines = joined([joined([f.text(start, stop) for f in forms], ","), "\r\n"])
                 self.fh.flush()  # the header, written as text, goes first
                 if self.ends is not None:
-                    ends = offsets[lines.offset + 1:lines.offset + len(lines) + 1]
-                    self.ends.append(ends - first + self.fh.buffer.tell())
-                self.fh.buffer.write(memoryview(lines.buffers()[2])[first:last])
+                    offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)[lines.offset:lines.offset + len(lines) + 1]
+                    self.ends.append(offsets[1:] - offsets[0] + self.fh.buffer.tell())
+                self.fh.buffer.write(text_bytes(lines))
 
     def line_ends(self) -> np.ndarray:
         """Where the header's line ends, then each row's, in the file's bytes."""

@@ -25,25 +25,6 @@ def reais(value) -> str:
     return spelling.money(value).replace(" ", "\u00a0")
 
 
-
-
-def _remembered_number(size: int = 4096):
-    """``spelling.number`` answering each (value, decimals) it has seen from memory, as :func:`_remembered`
-    does for one argument: the pages write the same counts and lengths thousands of times. ``typed``: True
-    and 1 are different values to it (a bool is no number)."""
-    remembered = lru_cache(maxsize=size, typed=True)(spelling.number)
-
-    @wraps(spelling.number)
-    def numero(value, decimals: int = 0) -> str:
-        try:
-            return remembered(value, decimals)
-        except TypeError:  # unhashable
-            return spelling.number(value, decimals)
-
-    return numero
-
-
-numero = _remembered_number()
 mes_br = spelling.month
 
 
@@ -78,20 +59,24 @@ def sim_nao(value) -> str:
     return "sim" if value else "não"
 
 
-def _remembered(fn, size: int = 4096):
-    """``fn`` answering each value it has seen from memory: the pages show the same dates, amounts,
-    clauses and slugs thousands of times (a line's recent notices, a carrier's fares), and each filter call
-    was a Python function at work again. A value that cannot be a key is worked out anew."""
-    remembered = lru_cache(maxsize=size)(fn)
+def _remembered(fn, size: int = 4096, typed: bool = False):
+    """``fn`` answering each value (and further arguments) it has seen from memory: the pages show the same
+    dates, amounts, counts, clauses and slugs thousands of times (a line's recent notices, a carrier's fares),
+    and each filter call was a Python function at work again. A value that cannot be a key is worked out
+    anew. ``typed``: values equal across types (True and 1) are remembered apart."""
+    remembered = lru_cache(maxsize=size, typed=typed)(fn)
 
     @wraps(fn)
-    def filter_(value):
+    def filter_(value, *args, **kwargs):
         try:
-            return remembered(value)
+            return remembered(value, *args, **kwargs)
         except TypeError:  # unhashable
-            return fn(value)
+            return fn(value, *args, **kwargs)
 
     return filter_
+
+
+numero = _remembered(spelling.number, typed=True)  # typed: True is not 1 (a bool is no number)
 
 
 FILTERS = {

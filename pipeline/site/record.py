@@ -46,11 +46,10 @@ class Rows(MadeOnDemand):
     """Some rows of a table, from ``columns`` (``{name: list of values}``, shared by every ``Rows`` of the
     table) at ``positions``: the latest notices of every carrier and line are kept as positions alone."""
 
-    __slots__ = ("columns", "positions", "_names", "_values")
+    __slots__ = ("positions", "_names", "_values")
 
     def __init__(self, columns: dict[str, list], positions: Sequence[int]):
-        self.columns, self.positions = columns, positions
-        self._names, self._values = tuple(columns), tuple(columns.values())
+        self.positions, self._names, self._values = positions, tuple(columns), tuple(columns.values())
 
     def __len__(self) -> int:
         return len(self.positions)

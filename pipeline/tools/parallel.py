@@ -65,6 +65,10 @@ def split(items: Sequence, work: Callable[[Sequence], None], workers: int, nicen
                 return
             yield items[start:start + PIECE]
 
+    def stop() -> None:  # nobody takes more: the stage has failed
+        with lock:
+            taken.value = len(items)
+
     sys.stdout.flush()
     sys.stderr.flush()
     children = []
@@ -80,8 +84,7 @@ def split(items: Sequence, work: Callable[[Sequence], None], workers: int, nicen
             except BaseException:
                 traceback.print_exc()
                 code = 1
-                with lock:  # nobody takes more: the stage has failed
-                    taken.value = len(items)
+                stop()
             finally:
                 sys.stderr.flush()
                 os._exit(code)
@@ -90,8 +93,7 @@ def split(items: Sequence, work: Callable[[Sequence], None], workers: int, nicen
         for piece in pieces():
             work(piece)
     except BaseException:
-        with lock:  # nobody takes more: the stage has failed
-            taken.value = len(items)
+        stop()
         raise
     finally:
         failed = [pid for pid in children if os.waitpid(pid, 0)[1] != 0]
