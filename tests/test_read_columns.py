@@ -245,3 +245,33 @@ def test_numbered_numbers_values_as_pandas_factorize_without_a_sentinel(values):
     expected_codes, expected = pd.factorize(array, use_na_sentinel=False)
     assert codes.tolist() == expected_codes.tolist()
     assert [None if v != v else v for v in distinct] == [None if v != v else v for v in expected]
+
+
+@settings(max_examples=200, deadline=None)
+@given(distinct=st.lists(st.sampled_from(["a", "b", "", None, 1, 1.0, True, 2.5]), min_size=1, max_size=6),
+       data=st.data())
+def test_a_numbered_column_is_numbered_as_the_same_values_are(distinct, data):
+    """``read.columns.Numbered`` (values spread from their distinct ones, as the column engine's rules make
+    them): ``numbered`` of it, of its subsets and of its parts gives what it gives for a plain array of the same
+    values, even where two of the distinct values are equal (1, 1.0 and True), in the order the rows hold them;
+    a copy or a comparison made from it keeps no numbers, and writing into it forgets them."""
+    import numpy as np
+
+    from pipeline.read.columns import Numbered, numbered
+
+    codes = np.array(data.draw(st.lists(st.integers(0, len(distinct) - 1), max_size=12)), dtype=np.int64)
+    values = np.empty(len(distinct), dtype=object)
+    values[:] = distinct
+    column = Numbered(codes, values)
+    keep = np.array(data.draw(st.lists(st.booleans(), min_size=len(codes), max_size=len(codes))), dtype=bool)
+    for part in (column, column[keep], column[::-1], column[np.flatnonzero(keep)]):
+        assert part.numbers is not None
+        plain = np.asarray(part, dtype=object).copy()
+        assert plain.tolist() == [distinct[c] for c in part.numbers[0]]
+        got, want = numbered(part), numbered(plain)
+        assert got[0].tolist() == want[0].tolist()
+        assert [(type(v), v) for v in got[1]] == [(type(v), v) for v in want[1]]
+    assert (column == column).numbers is None and column.copy().numbers is None
+    if len(column):
+        column[0] = "z"
+        assert column.numbers is None and numbered(column)[1][0] == "z"

@@ -35,11 +35,12 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from ..contract.schema import Schema, load_schema
-from ..read.columns import Columns, blank_rows, columns_of, numbered, plain_lines
+from ..read.columns import Columns, Numbered, numbered, plain_lines
 from ..read.source import SourceTable
 from ..read.writer import write_columns, write_table
 from .base import Layout
 from .common import (
+    _DAMAGED,
     TEST_COMPANY_MARK,
     TEST_COMPANY_NOTE,
     IngestReport,
@@ -60,29 +61,35 @@ def objects(values: Sequence) -> np.ndarray:
     return out
 
 
-def per_text(values: np.ndarray, fn: Callable[[Any], Any]) -> np.ndarray:
+def per_text(values: np.ndarray, fn: Callable[[Any], Any]) -> Numbered:
     """``fn`` of each value of ``values``, called once per distinct value (None given as None)."""
     codes, distinct = numbered(values)
-    return objects([fn(None if v is None or v != v else v) for v in distinct])[codes]
+    return Numbered(codes, objects([fn(None if v is None or v != v else v) for v in distinct]))
 
 
 def combined(codes: Sequence[np.ndarray]) -> np.ndarray:
     """One number per row for the combination of its numbers in ``codes`` (numbered in order of first
-    appearance)."""
+    appearance). The numbers are put together as the digits of one number, numbered again only when the next
+    digit would not fit in 62 bits, and once at the end."""
     key = np.asarray(codes[0], dtype=np.int64)
+    bound = int(key.max(initial=0)) + 1  # key < bound
     for more in codes[1:]:
         more = np.asarray(more, dtype=np.int64)
-        key = pd.factorize(key * (int(more.max(initial=0)) + 1) + more)[0].astype(np.int64)
-    return key
+        base = int(more.max(initial=0)) + 1
+        if bound * base >= 1 << 62:
+            key = pd.factorize(key)[0].astype(np.int64)
+            bound = int(key.max(initial=0)) + 1
+        key, bound = key * base + more, bound * base
+    return pd.factorize(key)[0].astype(np.int64)
 
 
 def firsts(key: np.ndarray) -> np.ndarray:
     """Per row, the position of the first row with its ``key``."""
     if not len(key):
         return np.zeros(0, dtype=np.int64)
-    _, inverse = np.unique(key, return_inverse=True)
-    _, first = np.unique(inverse, return_index=True)
-    return first[inverse]
+    codes = pd.factorize(key)[0]  # in order of first appearance: a row starts its key when its code is new
+    top = np.maximum.accumulate(codes)
+    return np.flatnonzero(np.concatenate(([True], top[1:] > top[:-1])))[codes]
 
 
 # --- reading ----------------------------------------------------------------------------------
@@ -109,7 +116,7 @@ def read_frame(path: Path, layouts: Sequence[Layout]) -> Frame:
     export = read_export(path, [list(layout.columns) for layout in layouts])
     layout = layouts[export.layout]
     names = layout.names
-    split = _split(export.text, names, str(path))
+    split = _split(export, names, str(path))
     if split is not None:
         return Frame(export, layout, split, [])
     whole, odd = [], []
@@ -119,41 +126,51 @@ def read_frame(path: Path, layouts: Sequence[Layout]) -> Frame:
     return Frame(export, layout, Columns.of(read), odd)
 
 
-def damaged(data: bytes, arr: np.ndarray) -> bool:
-    """Whether text (``data``, its UTF-8 bytes, and ``arr``, the same as numbers) holds what
-    ``common._DAMAGED`` finds: the replacement character, or U+00C2 or U+00C3 followed by a character of
-    U+0080-U+00BF, looked for in the bytes (C3 82 or C3 83, then C2 80-BF) rather than by a regular
-    expression over the text, which took most of a 100,000-row export's read."""
-    if b"\xef\xbf\xbd" in data:
-        return True
-    if b"\xc3\x82\xc2" not in data and b"\xc3\x83\xc2" not in data:  # the usual case, found in C
-        return False
-    at = np.flatnonzero(arr[:-3] == 0xC3)
-    at = at[(arr[at + 1] == 0x82) | (arr[at + 1] == 0x83)]
-    at = at[arr[at + 2] == 0xC2]
-    return bool(((arr[at + 3] >= 0x80) & (arr[at + 3] <= 0xBF)).any())
-
-
-def _split(text: str, names: list[str], shown: str) -> Columns | None:
+def _split(export, names: list[str], shown: str) -> Columns | None:
     """The rows of a plain export split by Arrow (lines numbered from 2, blank rows left out, as the csv
-    reader leaves them); None when the file is not plain or holds damaged text, for the csv reader. A file
-    whose cells are wrapped whole in quotes, as some of the regulator's are (``"…";"…"``), is plain too
-    (``plain_lines``'s ``whole_quotes``): both readers give the text between the quotes."""
-    data = text.encode("utf-8")
-    arr = np.frombuffer(data, dtype=np.uint8)
-    if damaged(data, arr) or not plain_lines(data, len(names), b";", whole_quotes=True):
-        return None  # the csv reader refuses a damaged file at the row, naming line and column
+    reader leaves them); None when the file is not plain or holds damaged text (``common._DAMAGED``), for
+    the csv reader, which refuses a damaged file at the row, naming line and column. A file whose cells are
+    wrapped whole in quotes, as some of the regulator's are (``"…";"…"``), is plain too (``plain_lines``'s
+    ``whole_quotes``): both readers give the text between the quotes.
+
+    Arrow splits the file's own bytes (the text encoded again in its encoding: for Latin-1, a copy) into
+    cells of bytes; each column's distinct cells are decoded, and looked at for damage, once."""
+    encoding = export.encoding
+    data = export.text.encode(encoding)
+    if not plain_lines(data, len(names), b";", whole_quotes=True):
+        return None
     table = pacsv.read_csv(
         pa.py_buffer(data),
-        read_options=pacsv.ReadOptions(skip_rows=1, column_names=names, use_threads=False),
+        read_options=pacsv.ReadOptions(skip_rows=1, column_names=names),
         parse_options=pacsv.ParseOptions(delimiter=";", quote_char='"' if b'"' in data else False,
                                          double_quote=False, newlines_in_values=False,
                                          ignore_empty_lines=False),
-        convert_options=pacsv.ConvertOptions(column_types={n: pa.string() for n in names}, strings_can_be_null=False,
+        convert_options=pacsv.ConvertOptions(column_types={n: pa.binary() for n in names}, strings_can_be_null=False,
                                              quoted_strings_can_be_null=False))
-    empty = blank_rows(table)  # a row of blank cells is no row, as for the csv reader
     table = table.append_column("_linha", pa.array(np.arange(2, 2 + table.num_rows, dtype=np.int64)))
-    return columns_of("", names, table.filter(pa.array(~empty)) if empty.any() else table, shown)
+    rows = _decoded(table, names, encoding, shown)
+    if rows is None:
+        return None
+    empty = np.ones(len(rows), dtype=bool)  # a row of blank cells is no row, as for the csv reader
+    for codes, texts in zip(rows.codes, rows.texts):
+        empty &= np.fromiter((not t.strip() for t in texts), dtype=bool, count=len(texts))[codes]
+        if not empty.any():
+            return rows
+    return _decoded(table.filter(pa.array(~empty)), names, encoding, shown)
+
+
+def _decoded(table: pa.Table, names: list[str], encoding: str, shown: str) -> Columns | None:
+    """The columns ``names`` of ``table`` (cells of bytes in ``encoding``, each row's line in ``_linha``) held
+    by column, each distinct cell decoded once; None when one of them holds damaged text."""
+    codes, texts = [], []
+    for n in names:
+        encoded = table.column(n).combine_chunks().dictionary_encode()
+        distinct = [v.decode(encoding) for v in encoded.dictionary.to_pylist()]
+        if any(_DAMAGED.search(t) for t in distinct):
+            return None
+        codes.append(encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64))
+        texts.append(np.asarray(distinct, dtype=object))
+    return Columns("", list(names), codes, texts, table.column("_linha").to_numpy().astype(np.int64), shown)
 
 
 # --- rules ------------------------------------------------------------------------------------
@@ -201,7 +218,7 @@ def judge(rows: Columns, rules: Sequence[Rule]) -> Judged:
         why[take] = reasons[inverse[take]]
         done |= bad
         for k, name in enumerate(rule.gives):
-            values[name] = objects([v[k] if v is not None else None for v, _ in verdicts])[inverse]
+            values[name] = Numbered(inverse, objects([v[k] if v is not None else None for v, _ in verdicts]))
     return Judged(rows, values, why)
 
 
@@ -238,7 +255,7 @@ def carriers(report: IngestReport, conflicts: Conflicts, cnpj: np.ndarray, razao
              lines: np.ndarray) -> list[dict]:
     """The transportadoras rows of the kept rows: first spelling kept, the test company flagged (``observacao``
     and the report's ``sinalizadas``), another name under the same CNPJ a conflict."""
-    first = firsts(pd.factorize(cnpj)[0])
+    first = firsts(numbered(cnpj)[0])
     conflicts.compare(0, first, razao, lines, "cnpj", lambda f: cnpj[f], "razao_social", str)
     out = {}
     for f in np.flatnonzero(first == np.arange(len(first))).tolist():
@@ -258,7 +275,7 @@ def line_tables(report: IngestReport, conflicts: Conflicts, judged: Judged, ambi
     conflict. Returns the tables, the lines by prefix and their ends by prefix."""
     v, lines = judged.values, judged.rows.row_numbers
     transportadoras = carriers(report, conflicts, v["cnpj"], v["razao_social"], lines)
-    first = firsts(pd.factorize(v["prefixo"])[0])
+    first = firsts(numbered(v["prefixo"])[0])
     for order, (campo, values) in enumerate(compared, start=1):
         conflicts.compare(order, first, values, lines, "prefixo", lambda f: v["prefixo"][f], campo, str)
     rows, ends_of = {}, {}

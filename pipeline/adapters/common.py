@@ -296,7 +296,7 @@ def read_header(path: Path) -> list[str]:
 
 # Text that went through a wrong encoding: the replacement character, or the pairs a UTF-8 accented
 # letter becomes when read as Latin-1 (``Ã§`` for ç, ``Ã£`` for ã, ``Ã©`` for é, ``Ãº`` for ú...).
-_DAMAGED = re.compile("\ufffd|[\u00c2\u00c3][\u0080-\u00bf]")  # in bytes too: columnar.damaged
+_DAMAGED = re.compile("\ufffd|[\u00c2\u00c3][\u0080-\u00bf]")
 
 
 def _damage(path: Path, n: int, header: list[str], cells: list[str]) -> IngestError:
