@@ -21,7 +21,7 @@ from pipeline.adapters.antt_linhas_secoes import LinesAndSections
 from pipeline.adapters.antt_paralisados import Paralysed
 from pipeline.adapters.antt_pontos import Stops
 from pipeline.adapters.columnar import read_frame
-from pipeline.adapters.common import _DAMAGED
+from pipeline.adapters.common import _DAMAGED, unresolved_places
 from pipeline.read.writer import write_columns, write_table
 
 ANTT = FIXTURES / "antt"
@@ -66,6 +66,10 @@ def _hostile(header: list[str], rows: list[list[str]], seed: int) -> list[list[s
             if column in at and rng.random() < .5:
                 other[at[column]] = out[rng.randrange(len(out))][at[column]]
         out.insert(rng.randrange(len(out)), other)
+    for column in ("municipio_origem", "municipio_destino"):  # places no list knows, one with a comma
+        if column in at:
+            for value in ("Vila Nova, do Sul", "Povoado Inexistente"):
+                out[rng.randrange(len(out))][at[column]] = value
     out.insert(rng.randrange(len(out)), [""] * len(header))
     return out
 
@@ -113,6 +117,10 @@ def test_arrow_and_the_csv_module_give_the_same_package_and_report(adapter, seed
     cnpj_lines = [r["linha"] for r in a.rejeitadas_detalhe if r["motivo"].startswith("CNPJ")]
     assert cnpj_lines and all(cells[line][0] in ("12.345.678/0001-00", "123") for line in cnpj_lines)
     assert [r["linha"] for r in a.rejeitadas_detalhe] == sorted(r["linha"] for r in a.rejeitadas_detalhe)
+    # the places without an IBGE code, found in the tables before they are written: those of the package
+    assert a.municipios_nao_resolvidos == unresolved_places(tmp_path / "a")
+    if adapter == "antt-linhas-secoes":  # its sections' ends are in secoes
+        assert {"Povoado Inexistente", "Vila Nova, do Sul"} & {m["municipio"] for m in a.municipios_nao_resolvidos}
 
 
 @pytest.mark.parametrize("cell, read_by", [

@@ -13,12 +13,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
 from .. import PROJECT_ROOT, SAMPLE_DIR
-from ..contract.schema import Schema, load_schema
-from ..places import resolve
-from ..read.columns import read_columns
+from ..contract.schema import Schema
 from ..tools.folders import refusal, staged
 from . import (
     antt_habilitadas,
@@ -28,9 +24,10 @@ from . import (
     antt_monitriip,
     antt_paralisados,
     antt_pontos,
+    columnar,
 )
 from .base import Adapter, detect
-from .common import REPORT_NAME, IngestError, IngestReport, SourceOptions, write_report
+from .common import REPORT_NAME, IngestError, IngestReport, SourceOptions, unresolved_places, write_report
 
 # Every adapter, by the name ``ingest`` takes; each declares the headers it reads (pipeline/adapters/base.py).
 ADAPTERS: dict[str, type[Adapter]] = {a.NAME: a for a in (antt_horarios.Timetable, antt_linhas_secoes.LinesAndSections,
@@ -76,35 +73,7 @@ def ingest(
     # written whole into a staging folder, then put in place: a failure (a full disk) leaves no half package
     with staged(Path(out), "pacote gerado por python -m pipeline ingest") as staging:
         report = chosen.run(paths[0] if len(paths) == 1 else paths, staging, schema, options)
-        report.municipios_nao_resolvidos = unresolved_places(staging, schema)
+        if not issubclass(chosen, columnar.ColumnAdapter):  # the column engine finds them in its tables
+            report.municipios_nao_resolvidos = unresolved_places(staging, schema)
         write_report(staging, report)
         return report
-
-
-def unresolved_places(package: Path, schema: Schema | None = None) -> list[dict]:
-    """The places the package's lines and sections name that stay without an IBGE code, with why: each
-    distinct pair of name and UF resolved once, in the order the rows first name it (origin, then
-    destination), the first reason kept for a place two spellings name."""
-    schema = schema or load_schema()
-    found: dict[tuple[str, str], dict] = {}
-    met: dict[tuple[str, str], None] = {}  # every pair of the package, in the order the rows first name it
-    for name in ("linhas", "secoes"):
-        path = package / schema[name].filename
-        if not path.is_file():
-            continue
-        for rows, _, _ in read_columns(schema[name], path, path.name, 1 << 20):
-            firsts = []  # (row, origin 0 / destination 1, the pair's texts): each pair at its first row
-            for side, which in enumerate(("origem", "destino")):
-                names, names_text = rows.column(f"{which}_municipio")
-                ufs, ufs_text = rows.column(f"{which}_uf")
-                width = max(len(ufs_text), 1)
-                distinct, first = np.unique(names * width + ufs, return_index=True)
-                firsts += [(r, side, (names_text[d // width], ufs_text[d % width]))
-                           for d, r in zip(distinct.tolist(), first.tolist())]
-            for _, _, texts in sorted(firsts, key=lambda f: (f[0], f[1])):
-                met.setdefault(texts)
-    for municipio, uf in met:
-        place = resolve(municipio, uf)
-        if place.codigo_ibge is None:
-            found.setdefault((place.uf, place.nome), {"municipio": place.nome, "uf": place.uf, "motivo": place.motivo})
-    return [found[k] for k in sorted(found)]

@@ -49,16 +49,14 @@ from .common import (
     month_first_only,
     read_export,
     source_entry,
+    unresolved_places,
     write_descriptor,
 )
 
 
 def objects(values: Sequence) -> np.ndarray:
     """``values`` as a one-dimensional object array (tuples and records stay whole)."""
-    out = np.empty(len(values), dtype=object)
-    for i, v in enumerate(values):
-        out[i] = v
-    return out
+    return np.fromiter(values, dtype=object, count=len(values))
 
 
 def per_text(values: np.ndarray, fn: Callable[[Any], Any]) -> Numbered:
@@ -166,7 +164,7 @@ def _decoded(table: pa.Table, names: list[str], encoding: str, shown: str) -> Co
     for n in names:
         encoded = table.column(n).combine_chunks().dictionary_encode()
         distinct = [v.decode(encoding) for v in encoded.dictionary.to_pylist()]
-        if any(_DAMAGED.search(t) for t in distinct):
+        if _DAMAGED.search("\n".join(distinct)):  # a line feed is in no damaged pair, nor in a plain cell
             return None
         codes.append(encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64))
         texts.append(np.asarray(distinct, dtype=object))
@@ -206,19 +204,20 @@ def judge(rows: Columns, rules: Sequence[Rule]) -> Judged:
     for rule in rules:
         parts = [rows.column(c) for c in rule.columns]
         if len(parts) == 1:
-            inverse, distinct = parts[0][0], [(t,) for t in parts[0][1]]
+            inverse, texts = parts[0]
+            verdicts = [*map(rule.judge, texts)]
         else:
             inverse = combined([codes for codes, _ in parts])
             _, first = np.unique(inverse, return_index=True)
-            distinct = [tuple(texts[codes[i]] for codes, texts in parts) for i in first]
-        verdicts = [rule.judge(*texts) for texts in distinct]
-        reasons = objects([w for _, w in verdicts])
-        bad = np.fromiter((w is not None for _, w in verdicts), dtype=bool, count=len(verdicts))[inverse]
+            verdicts = [rule.judge(*(texts[codes[i]] for codes, texts in parts)) for i in first]
+        given, reasons = zip(*verdicts) if verdicts else ((), ())
+        reasons = objects(reasons)
+        bad = np.not_equal(reasons, None).astype(bool)[inverse]
         take = bad & ~done
         why[take] = reasons[inverse[take]]
         done |= bad
         for k, name in enumerate(rule.gives):
-            values[name] = Numbered(inverse, objects([v[k] if v is not None else None for v, _ in verdicts]))
+            values[name] = Numbered(inverse, objects([v[k] if v is not None else None for v in given]))
     return Judged(rows, values, why)
 
 
@@ -406,6 +405,7 @@ class ColumnAdapter:
                 counts[name] = write_table(target / schema[name].filename, fields, table)
         write_descriptor(target, schema, source)
         report.tabelas = counts
+        report.municipios_nao_resolvidos = unresolved_places(target, schema, tables)
         report.check()
         return report
 

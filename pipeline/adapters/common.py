@@ -21,14 +21,17 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
 import orjson
 
 from ..contract.identifiers import cnpj_is_valid, mask_cpf_in, normalise_cnpj, slugify
 from ..contract.problems import shown
-from ..contract.schema import Schema
+from ..contract.schema import Schema, load_schema
+from ..places import resolve
+from ..read.columns import numbered, read_columns
 from ..read.provenance import LATER_REGIME, REGIME_KEY, REPORT_NAME, SOURCE_DATE
 from ..read.source import FIELD_LIMIT, csv_error_pt, swallowed_lines
-from ..read.writer import write_table
+from ..read.writer import source_cell, write_table
 
 # The 27 federative units. Any other code at the end of a line (``PUERTO SUAREZ(BOL)``) is a country.
 UFS = frozenset("AC AL AM AP BA CE DF ES GO MA MG MS MT PA PB PE PI PR RJ RN RO RR RS SC SE SP TO".split())
@@ -661,3 +664,56 @@ def write_report(out: Path, report: IngestReport) -> Path:
     # file's report holds tens of thousands of conflicts); tests/test_ingest_columns.py compares the two
     target.write_bytes(orjson.dumps(mask_cpf_in(report.to_dict()), option=orjson.OPT_INDENT_2) + b"\n")
     return target
+
+
+def unresolved_places(package: Path, schema: Schema | None = None, tables: dict | None = None) -> list[dict]:
+    """The places the package's lines and sections name that stay without an IBGE code, with why: each
+    distinct pair of name and UF resolved once, in the order the rows first name it (origin, then
+    destination), the first reason kept for a place two spellings name. ``tables``: the package's tables as
+    an adapter holds them before writing them (``{name: rows}`` or ``{name: (columns, count)}``), read
+    instead of its files."""
+    schema = schema or load_schema()
+    found: dict[tuple[str, str], dict] = {}
+    met: dict[tuple[str, str], None] = {}  # every pair of the package, in the order the rows first name it
+    for name in ("linhas", "secoes"):
+        for column in _place_columns(package, schema, name, tables):
+            firsts = []  # (row, origin 0 / destination 1, the pair's texts): each pair at its first row
+            for side, which in enumerate(("origem", "destino")):
+                names, names_text = column(f"{which}_municipio")
+                ufs, ufs_text = column(f"{which}_uf")
+                width = max(len(ufs_text), 1)
+                distinct, first = np.unique(names * width + ufs, return_index=True)
+                firsts += [(r, side, (names_text[d // width], ufs_text[d % width]))
+                           for d, r in zip(distinct.tolist(), first.tolist())]
+            for _, _, texts in sorted(firsts, key=lambda f: (f[0], f[1])):
+                met.setdefault(texts)
+    for municipio, uf in met:
+        place = resolve(municipio, uf)
+        if place.codigo_ibge is None:
+            found.setdefault((place.uf, place.nome), {"municipio": place.nome, "uf": place.uf, "motivo": place.motivo})
+    return [found[k] for k in sorted(found)]
+
+
+def _place_columns(package: Path, schema: Schema, name: str, tables: dict | None):
+    """Table ``name``'s rows, a batch at a time, as a function of a column's name giving each row's number
+    among the column's texts (as written: ``source_cell``) and those texts: from ``tables`` when given, else
+    from the package's file."""
+    if tables is not None:
+        table = tables.get(name)
+        if table is None:
+            return
+        columns = table[0] if isinstance(table, tuple) else {
+            c: np.fromiter((row.get(c) for row in table), dtype=object, count=len(table)) for c in schema[name].field_names}
+
+        def column(field: str) -> tuple[np.ndarray, np.ndarray]:
+            codes, values = numbered(columns[field])
+            as_written, texts = numbered(np.fromiter(
+                (source_cell(None if v is None or v != v else v) for v in values), dtype=object, count=len(values)))
+            return as_written[codes], texts
+        yield column
+        return
+    path = package / schema[name].filename
+    if not path.is_file():
+        return
+    for rows, _, _ in read_columns(schema[name], path, path.name, 1 << 20):
+        yield rows.column

@@ -74,9 +74,13 @@ def write_columns(path: Path, fields: list[str], columns: dict[str, np.ndarray],
             parts.append(pa.scalar("", text))
             continue
         codes, distinct = numbered(columns[name])
-        texts = [source_cell(None if v is None or v != v else v) for v in distinct]
-        returns |= np.fromiter(("\r" in t for t in texts), dtype=bool, count=len(texts))[codes]
-        parts.append(pa.array([csv_cell(t) for t in texts], type=text).take(pa.array(codes)))
+        texts = [v if type(v) is str else source_cell(None if v is None or v != v else v) for v in distinct]
+        together = "".join(texts)  # what one text holds, the texts together hold: looked for once
+        if "\r" in together:
+            returns |= np.fromiter(("\r" in t for t in texts), dtype=bool, count=len(texts))[codes]
+        if _CSV_SPECIAL.search(together):
+            texts = [csv_cell(t) for t in texts]
+        parts.append(pa.array(texts, type=text).take(pa.array(codes)))
     with open(path, "w", encoding="utf-8", newline="") as fh:
         csv.writer(fh, lineterminator="\n").writerow(fields)
     if not count:
