@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from conftest import FIXTURES
 from hypothesis import given, settings
@@ -287,3 +288,22 @@ def test_a_hostile_report_holds_no_cpf_and_reads_as_before(tmp_path):
     text = (tmp_path / "out" / REPORT_NAME).read_text(encoding="utf-8")
     assert not has_any_cpf(text) and "***.***.***-**" in text
     assert text == json.dumps(json.loads(text), ensure_ascii=False, indent=2) + "\n"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(st.text(max_size=5), st.sampled_from(["São Paulo", "SAO PAULO", "Sao Paulo", "Ímola",
+                                                                 "\U0001f68c", "ÿ", "z", ""])), max_size=12),
+       st.booleans())
+def test_rows_are_ranked_as_python_sorts_their_values(values, numbered_column):
+    """``columnar.ranked``, which orders texts by Arrow (their UTF-8 bytes), gives each row the rank Python's
+    ``sorted`` gives its value among the distinct values, accents, astral characters and the empty text
+    included; as do other values (numbers), which Python sorts."""
+    from pipeline.adapters.columnar import Numbered, ranked
+
+    for column in (values, [float(len(v)) for v in values]):
+        array = columnar.objects(column)
+        if numbered_column and column is values:
+            codes, texts = pd.factorize(array)
+            array = Numbered(codes, texts)
+        order = sorted(set(column))
+        assert ranked(array).tolist() == [order.index(v) for v in column]

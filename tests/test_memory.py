@@ -34,3 +34,28 @@ def test_memory_a_stage_freed_is_given_back_to_the_system():
     before, after, given = int(out[0]), int(out[1]), out[2] == "True"
     assert given, "glibc's malloc_trim was not found"
     assert before > 200 and after < before - 150, (before, after)
+
+
+def test_the_collector_is_paused_inside_the_block_and_left_as_found_after_it():
+    import gc
+
+    from pipeline.tools.memory import collector_paused
+
+    assert gc.isenabled()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+            with collector_paused():
+                assert not gc.isenabled()
+            assert not gc.isenabled()  # the inner block leaves it off, as it found it
+            raise KeyError("a failure inside")
+    except KeyError:
+        pass
+    assert gc.isenabled()  # on again, though the block failed
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # off before: off after
+    finally:
+        gc.enable()

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .. import PROJECT_ROOT, SAMPLE_DIR
 from ..contract.schema import Schema
+from ..tools import memory
 from ..tools.folders import refusal, staged
 from . import (
     antt_habilitadas,
@@ -71,7 +72,7 @@ def ingest(
     if reason:
         raise IngestError(reason)
     # written whole into a staging folder, then put in place: a failure (a full disk) leaves no half package
-    with staged(Path(out), "pacote gerado por python -m pipeline ingest") as staging:
+    with staged(Path(out), "pacote gerado por python -m pipeline ingest") as staging, memory.collector_paused():
         report = chosen.run(paths[0] if len(paths) == 1 else paths, staging, schema, options)
         if not issubclass(chosen, columnar.ColumnAdapter):  # the column engine finds them in its tables
             report.municipios_nao_resolvidos = unresolved_places(staging, schema)

@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from ..contract.schema import Schema, load_schema
@@ -278,12 +279,13 @@ def line_tables(report: IngestReport, conflicts: Conflicts, judged: Judged, ambi
     for order, (campo, values) in enumerate(compared, start=1):
         conflicts.compare(order, first, values, lines, "prefixo", lambda f: v["prefixo"][f], campo, str)
     rows, ends_of = {}, {}
-    for f in np.flatnonzero(first == np.arange(len(first))).tolist():
-        ends, prefixo = v["ends"][f], v["prefixo"][f]
-        rows[prefixo] = {"prefixo": prefixo, "descricao": v["descricao_linha"][f],
+    at = np.flatnonzero(first == np.arange(len(first)))  # each line's first row
+    for ends, prefixo, descricao, scope in zip(*(a[at].tolist() for a in (v["ends"], v["prefixo"],
+                                                                         v["descricao_linha"], ambito))):
+        rows[prefixo] = {"prefixo": prefixo, "descricao": descricao,
                          "origem_municipio": ends.origem_municipio, "origem_uf": ends.origem_uf,
                          "destino_municipio": ends.destino_municipio, "destino_uf": ends.destino_uf,
-                         "ambito": ambito[f], "via": ends.via}
+                         "ambito": scope, "via": ends.via}
         ends_of[prefixo] = ends
     return {"transportadoras": transportadoras, "linhas": [rows[p] for p in sorted(rows)]}, rows, ends_of
 
@@ -306,10 +308,24 @@ def keep_once(report: IngestReport, conflicts: Conflicts, lines: np.ndarray, key
     return kept
 
 
+def _folded(codes: np.ndarray, texts: np.ndarray) -> np.ndarray:
+    """Each row's number among its column's distinct texts with their spaces folded (``codes``: among the
+    distinct ``texts``, which folding most often leaves as they are)."""
+    folded = [" ".join(t.split()) for t in texts]
+    if folded == texts.tolist():
+        return codes
+    return numbered(objects(folded))[0][codes]
+
+
 def ranked(values: np.ndarray) -> np.ndarray:
     """Each value's rank in the sorted order of the distinct values (Python's order of strings)."""
     codes, distinct = numbered(values)
-    order = sorted(range(len(distinct)), key=lambda i: distinct[i])
+    try:  # texts alone: Arrow sorts their UTF-8 bytes, whose order is their code points', as Python's
+        if not all(type(v) is str for v in distinct):
+            raise TypeError
+        order = pc.sort_indices(pa.array(distinct, pa.string())).to_numpy()
+    except (TypeError, pa.ArrowException, UnicodeError):
+        order = sorted(range(len(distinct)), key=lambda i: distinct[i])
     rank = np.empty(len(distinct), dtype=np.int64)
     rank[order] = np.arange(len(distinct))
     return rank[codes]
@@ -363,8 +379,7 @@ class ColumnAdapter:
         adapter = cls(schema, layout, mixed)
 
         # exact repeats (spaces folded), then rows of another width
-        folded = [objects([" ".join(t.split()) for t in texts]) for texts in rows.texts]
-        key = combined([numbered(f)[0][codes] for f, codes in zip(folded, rows.codes)]) \
+        key = combined([_folded(codes, texts) for codes, texts in zip(rows.codes, rows.texts)]) \
             if len(rows) else np.zeros(0, dtype=np.int64)
         first = firsts(key)
         repeated = first != np.arange(len(rows))
@@ -384,14 +399,15 @@ class ColumnAdapter:
             report.duplicate(n, first_line)
 
         once = np.flatnonzero(~repeated)
-        judged = judge(rows.take(once), adapter.rules())
+        judged = judge(rows.take(once) if len(once) < len(rows) else rows, adapter.rules())
         failed = np.flatnonzero(judged.why != None)  # noqa: E711 (elementwise)
         for p in failed.tolist():
             rejected.append((int(judged.rows.row_numbers[p]), judged.why[p], frame.raw(int(once[p]))))
         for n, why, raw in sorted(rejected, key=lambda r: r[0]):
             report.reject(n, why, raw)
         passed = np.flatnonzero(judged.why == None)  # noqa: E711
-        kept = Judged(judged.rows.take(passed), {k: v[passed] for k, v in judged.values.items()}, judged.why[passed])
+        kept = judged if not len(failed) else Judged(
+            judged.rows.take(passed), {k: v[passed] for k, v in judged.values.items()}, judged.why[passed])
         tables = adapter.keep(kept, report)
 
         target = Path(out)

@@ -27,9 +27,13 @@ def numbered(values) -> tuple[np.ndarray, np.ndarray]:
     numbered from the numbers it keeps: its rows' numbers, then its distinct values, are hashed, not its rows'."""
     numbers = getattr(values, "numbers", None)
     if numbers is not None:
-        codes, distinct = numbers
+        codes, distinct, plain = numbers
         used, order = pd.factorize(codes)  # the distinct values the rows hold, as they first appear
-        same, once = numbered(np.asarray(distinct, dtype=object)[order])  # equal ones made one
+        if not plain:  # whether no two distinct values are equal and none is missing: asked once, for every part
+            plain.append(not pd.isna(distinct).any() and len(numbered(distinct)[1]) == len(distinct))
+        if plain[0]:
+            return used, distinct[order]
+        same, once = numbered(distinct[order])  # equal ones made one
         return same[used], once
     codes, distinct = pd.factorize(values, use_na_sentinel=True)
     missing = np.flatnonzero(codes < 0)
@@ -44,15 +48,16 @@ def numbered(values) -> tuple[np.ndarray, np.ndarray]:
 
 class Numbered(np.ndarray):
     """An object column made of ``distinct[codes]`` (a value per distinct text, spread to the rows) that keeps
-    ``numbers``, ``(codes, distinct)``, through indexing, so that :func:`numbered` hashes its distinct values
+    ``numbers``, ``(codes, distinct, …)``, through indexing, so that :func:`numbered` hashes its distinct values
     and not its rows'. Any other array made from it (a comparison, a copy, a view) keeps none, and writing
     into it forgets them."""
 
-    numbers: tuple[np.ndarray, np.ndarray] | None = None
+    numbers: tuple[np.ndarray, np.ndarray, list] | None = None  # and what numbered learnt of the distinct values
 
     def __new__(cls, codes: np.ndarray, distinct: np.ndarray) -> Numbered:
-        out = np.asarray(distinct, dtype=object)[codes].view(cls)
-        out.numbers = (codes, distinct)
+        distinct = np.asarray(distinct, dtype=object)
+        out = distinct[codes].view(cls)
+        out.numbers = (codes, distinct, [])
         return out
 
     def __array_finalize__(self, obj) -> None:
@@ -61,7 +66,8 @@ class Numbered(np.ndarray):
     def __getitem__(self, index):
         out = super().__getitem__(index)
         if isinstance(out, Numbered) and self.numbers is not None:
-            out.numbers = (self.numbers[0][index], self.numbers[1])
+            codes, distinct, plain = self.numbers
+            out.numbers = (codes[index], distinct, plain)
         return out
 
     def __setitem__(self, index, value) -> None:
