@@ -307,3 +307,21 @@ def test_rows_are_ranked_as_python_sorts_their_values(values, numbered_column):
             array = Numbered(codes, texts)
         order = sorted(set(column))
         assert ranked(array).tolist() == [order.index(v) for v in column]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.binary(max_size=6), max_size=10), st.integers(0, 3))
+def test_cells_of_latin_1_bytes_are_decoded_as_python_decodes_them(cells, skip):
+    """``columnar.decoded``, which makes Latin-1 cells UTF-8 in numpy for Arrow, gives the texts
+    ``bytes.decode("latin-1")`` gives, every byte value and an empty cell included, also for a slice of
+    the cells (an array that starts inside its buffers)."""
+    import pyarrow as pa
+
+    from pipeline.adapters.columnar import decoded
+
+    array = pa.array(cells, pa.binary())
+    assert decoded(array, "latin-1") == [c.decode("latin-1") for c in cells]
+    part = array.slice(min(skip, len(cells)))
+    assert decoded(part, "latin-1") == [c.decode("latin-1") for c in cells[min(skip, len(cells)):]]
+    texts = [c.decode("latin-1") for c in cells]
+    assert decoded(pa.array([t.encode("utf-8") for t in texts], pa.binary()), "utf-8") == texts

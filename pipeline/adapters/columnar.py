@@ -158,14 +158,37 @@ def _split(export, names: list[str], shown: str) -> Columns | None:
     return _decoded(table.filter(pa.array(~empty)), names, encoding, shown)
 
 
+def decoded(cells: pa.Array, encoding: str) -> list[str]:
+    """The texts of ``cells`` (an Arrow array of bytes in ``encoding``, Latin-1 or UTF-8, the whole file's
+    bytes known to decode). Latin-1 is made UTF-8 in numpy, each byte from 0x80 becoming the two bytes of
+    its code point, and Arrow then makes the texts, without a Python object per cell on the way."""
+    if encoding != "latin-1":
+        return [v.decode(encoding) for v in cells.to_pylist()]
+    offsets = np.frombuffer(cells.buffers()[1], np.int32, len(cells) + 1, cells.offset * 4)
+    data = np.frombuffer(cells.buffers()[2], np.uint8)[offsets[0]:offsets[-1]] if len(cells) else \
+        np.zeros(0, np.uint8)
+    offsets = offsets - offsets[0]
+    high = data >= 0x80
+    if high.any():
+        at = np.cumsum(1 + high) - (1 + high)  # where each byte's first byte goes
+        out = np.empty(len(data) + int(high.sum()), np.uint8)
+        out[at] = np.where(high, 0xC0 | (data >> 6), data)
+        out[at[high] + 1] = 0x80 | (data[high] & 0x3F)
+        offsets = offsets + np.concatenate(([0], np.cumsum(high)))[offsets]
+        data = out
+    return pa.StringArray.from_buffers(len(cells), pa.py_buffer(offsets.astype(np.int32)),
+                                       pa.py_buffer(data)).to_pylist()
+
+
 def _decoded(table: pa.Table, names: list[str], encoding: str, shown: str) -> Columns | None:
     """The columns ``names`` of ``table`` (cells of bytes in ``encoding``, each row's line in ``_linha``) held
     by column, each distinct cell decoded once; None when one of them holds damaged text."""
     codes, texts = [], []
     for n in names:
         encoded = table.column(n).combine_chunks().dictionary_encode()
-        distinct = [v.decode(encoding) for v in encoded.dictionary.to_pylist()]
-        if _DAMAGED.search("\n".join(distinct)):  # a line feed is in no damaged pair, nor in a plain cell
+        distinct = decoded(encoded.dictionary, encoding)
+        together = "\n".join(distinct)  # a line feed is in no damaged pair, nor in a plain cell
+        if not together.isascii() and _DAMAGED.search(together):
             return None
         codes.append(encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64))
         texts.append(np.asarray(distinct, dtype=object))
@@ -321,9 +344,10 @@ def ranked(values: np.ndarray) -> np.ndarray:
     """Each value's rank in the sorted order of the distinct values (Python's order of strings)."""
     codes, distinct = numbered(values)
     try:  # texts alone: Arrow sorts their UTF-8 bytes, whose order is their code points', as Python's
-        if not all(type(v) is str for v in distinct):
+        texts = pa.array(distinct, pa.string())  # refuses a number, a date or NaN; takes None as null
+        if texts.null_count:
             raise TypeError
-        order = pc.sort_indices(pa.array(distinct, pa.string())).to_numpy()
+        order = pc.sort_indices(texts).to_numpy()
     except (TypeError, pa.ArrowException, UnicodeError):
         order = sorted(range(len(distinct)), key=lambda i: distinct[i])
     rank = np.empty(len(distinct), dtype=np.int64)
