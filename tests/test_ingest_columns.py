@@ -325,3 +325,16 @@ def test_cells_of_latin_1_bytes_are_decoded_as_python_decodes_them(cells, skip):
     assert decoded(part, "latin-1") == [c.decode("latin-1") for c in cells[min(skip, len(cells)):]]
     texts = [c.decode("latin-1") for c in cells]
     assert decoded(pa.array([t.encode("utf-8") for t in texts], pa.binary()), "utf-8") == texts
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=12) | st.lists(st.sampled_from([b"\xc3", b"\x80", b"\xbf", b"\xc0", b"\x7f", b"a"]),
+                                         max_size=8).map(b"".join))
+def test_a_utf_8_accent_is_found_where_the_pattern_finds_it(data):
+    """``common._utf8_accent`` (numpy after each C3 byte) finds a UTF-8 accented letter where the pattern
+    C3 80-BF does: the test of a file that mixes Latin-1 and UTF-8."""
+    import re
+
+    from pipeline.adapters.common import _utf8_accent
+
+    assert _utf8_accent(data) == bool(re.search(rb"\xc3[\x80-\xbf]", data))

@@ -38,13 +38,12 @@ class History(LineRules):
         def recorded(text: str):
             return (), None if text.strip() else 'data do registro ausente: coluna "data_atualizacao" vazia'
 
-        def protocol(text: str):
-            folded = " ".join(text.split())
+        def protocol(folded: str):
             return (folded,), None if folded else 'protocolo ausente: coluna "protocolo_historico" vazia'
 
         return [*line_rules(self.schema), self.ambit(), self.authorisation(),
                 *(date_of(c) for c in self.MIXED_DATES), Rule("recorded", ("data_atualizacao",), (), recorded),
-                Rule("protocol", ("protocolo_historico",), ("protocolo",), protocol), self.service(),
+                Rule("protocol", ("protocolo_historico",), ("protocolo",), protocol, folded=True), self.service(),
                 folded("descricao_historico"), folded("situacao_servico")]
 
     def keep(self, judged: Judged, report: IngestReport) -> dict:

@@ -202,12 +202,14 @@ def _decoded(table: pa.Table, names: list[str], encoding: str, shown: str) -> Co
 class Rule:
     """A check of a row that reads ``columns`` alone: ``judge(*texts)`` gives ``(values, reason)``, the
     values (one per name of ``gives``, None where the row is rejected) and the reason to reject the row,
-    or None."""
+    or None. A rule of one column that is ``folded`` is given its texts with their runs of spaces made one
+    and no space at either end (``" ".join(text.split())``), as the engine folds them for the repeats."""
 
     name: str
     columns: tuple[str, ...]
     gives: tuple[str, ...]
     judge: Callable[..., tuple[tuple, str | None]]
+    folded: bool = False
 
 
 @dataclass
@@ -220,7 +222,10 @@ class Judged:
     why: np.ndarray
 
 
-def judge(rows: Columns, rules: Sequence[Rule]) -> Judged:
+def judge(rows: Columns, rules: Sequence[Rule], folds: Sequence[list[str]] | None = None) -> Judged:
+    """The rules' verdicts on ``rows``, each rule judging each distinct text (or combination of texts) of
+    its columns once; ``folds``: each column's distinct texts folded (a list per column, in the order of its
+    texts), for the ``folded`` rules, folded here when not given."""
     n = len(rows)
     values: dict[str, np.ndarray] = {}
     why = np.full(n, None, dtype=object)
@@ -229,6 +234,9 @@ def judge(rows: Columns, rules: Sequence[Rule]) -> Judged:
         parts = [rows.column(c) for c in rule.columns]
         if len(parts) == 1:
             inverse, texts = parts[0]
+            if rule.folded:
+                at = rows.columns.index(rule.columns[0])
+                texts = folds[at] if folds is not None else [" ".join(t.split()) for t in texts]
             verdicts = [*map(rule.judge, texts)]
         else:
             inverse = combined([codes for codes, _ in parts])
@@ -247,7 +255,7 @@ def judge(rows: Columns, rules: Sequence[Rule]) -> Judged:
 
 def folded(column: str) -> Rule:
     """A column kept as written, its runs of spaces made one; never a reason to reject the row."""
-    return Rule(column, (column,), (column,), lambda text: ((" ".join(text.split()),), None))
+    return Rule(column, (column,), (column,), lambda text: ((text,), None), folded=True)
 
 
 # --- keeping ----------------------------------------------------------------------------------
@@ -331,10 +339,9 @@ def keep_once(report: IngestReport, conflicts: Conflicts, lines: np.ndarray, key
     return kept
 
 
-def _folded(codes: np.ndarray, texts: np.ndarray) -> np.ndarray:
+def _folded(codes: np.ndarray, texts: np.ndarray, folded: list[str]) -> np.ndarray:
     """Each row's number among its column's distinct texts with their spaces folded (``codes``: among the
-    distinct ``texts``, which folding most often leaves as they are)."""
-    folded = [" ".join(t.split()) for t in texts]
+    distinct ``texts``; ``folded``: those texts folded, which folding most often leaves as they are)."""
     if folded == texts.tolist():
         return codes
     return numbered(objects(folded))[0][codes]
@@ -403,7 +410,8 @@ class ColumnAdapter:
         adapter = cls(schema, layout, mixed)
 
         # exact repeats (spaces folded), then rows of another width
-        key = combined([_folded(codes, texts) for codes, texts in zip(rows.codes, rows.texts)]) \
+        folds = [[" ".join(t.split()) for t in texts] for texts in rows.texts]  # for the repeats and the rules
+        key = combined([_folded(*column) for column in zip(rows.codes, rows.texts, folds)]) \
             if len(rows) else np.zeros(0, dtype=np.int64)
         first = firsts(key)
         repeated = first != np.arange(len(rows))
@@ -423,7 +431,7 @@ class ColumnAdapter:
             report.duplicate(n, first_line)
 
         once = np.flatnonzero(~repeated)
-        judged = judge(rows.take(once) if len(once) < len(rows) else rows, adapter.rules())
+        judged = judge(rows.take(once) if len(once) < len(rows) else rows, adapter.rules(), folds)
         failed = np.flatnonzero(judged.why != None)  # noqa: E711 (elementwise)
         for p in failed.tolist():
             rejected.append((int(judged.rows.row_numbers[p]), judged.why[p], frame.raw(int(once[p]))))

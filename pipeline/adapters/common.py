@@ -188,9 +188,15 @@ class Export:
     text: str = ""  # the whole file, decoded (the column engine splits it when it is plain: columnar.py)
 
 
-# A UTF-8 encoded accented Latin letter (U+00C0-U+00FF: two bytes, C3 80-BF): a file that has some
-# and also bytes that are not UTF-8 mixes two encodings.
-_UTF8_ACCENT = re.compile(rb"\xc3[\x80-\xbf]")
+def _utf8_accent(data: bytes) -> bool:
+    """Whether ``data`` holds a UTF-8 encoded accented Latin letter (U+00C0-U+00FF: two bytes, C3 80-BF): a
+    file that has some and also bytes that are not UTF-8 mixes two encodings. Looked for by numpy after the
+    bytes C3 alone, which ``bytes`` finds first (in C)."""
+    if b"\xc3" not in data:
+        return False
+    arr = np.frombuffer(data, dtype=np.uint8)
+    after = arr[np.flatnonzero(arr[:-1] == 0xC3) + 1]
+    return bool(((after >= 0x80) & (after <= 0xBF)).any())
 
 
 # What a download that is not the export starts with (a server may answer with a compressed body, an
@@ -235,7 +241,7 @@ def _decode(data: bytes, path: Path) -> tuple[str, str]:
         try:
             return data.decode("utf-8"), "utf-8"
         except UnicodeDecodeError as exc:
-            if _UTF8_ACCENT.search(data):
+            if _utf8_accent(data):
                 raise _mixed(data, exc, path) from None
     return data.decode("latin-1"), "latin-1"
 
