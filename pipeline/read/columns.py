@@ -25,9 +25,8 @@ def numbered(values) -> tuple[np.ndarray, np.ndarray]:
     for the missing one). Asked with the sentinel, pandas finds the missing values as it hashes; without it,
     an object array took a pass of its own for them, a third of the time. A :class:`Numbered` column is
     numbered from the numbers it keeps: its rows' numbers, then its distinct values, are hashed, not its rows'."""
-    numbers = getattr(values, "numbers", None)
-    if numbers is not None:
-        codes, distinct, plain = numbers
+    if isinstance(values, Numbered) and values.numbers is not None:
+        codes, distinct, plain = values.numbers
         used, order = pd.factorize(codes)  # the distinct values the rows hold, as they first appear
         if not plain:  # whether no two distinct values are equal and none is missing: asked once, for every part
             plain.append(not pd.isna(distinct).any() and len(numbered(distinct)[1]) == len(distinct))
