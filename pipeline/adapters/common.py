@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -658,8 +657,8 @@ def write_package(out: Path, tables: dict[str, list[dict]], schema: Schema, sour
 def write_descriptor(out: Path, schema: Schema, source: dict) -> None:
     """The project's ``datapackage.json`` with this folder's ``sources``."""
     descriptor = dict(schema.descriptor, sources=[source])
-    (Path(out) / "datapackage.json").write_text(json.dumps(descriptor, ensure_ascii=False, indent=2) + "\n",
-                                                encoding="utf-8")
+    # orjson writes what json.dumps(ensure_ascii=False, indent=2) writes, as for the report (write_report)
+    (Path(out) / "datapackage.json").write_bytes(orjson.dumps(descriptor, option=orjson.OPT_INDENT_2) + b"\n")
 
 
 def write_report(out: Path, report: IngestReport) -> Path:

@@ -75,10 +75,10 @@ def write_columns(path: Path, fields: list[str], columns: dict[str, np.ndarray],
             continue
         codes, distinct = numbered(columns[name])
         texts = [v if type(v) is str else source_cell(None if v is None or v != v else v) for v in distinct]
-        together = "".join(texts)  # what one text holds, the texts together hold: looked for once
+        together = "".join(texts)  # what one text holds, the texts together hold: looked for once, a mark at a time
         if "\r" in together:
             returns |= np.fromiter(("\r" in t for t in texts), dtype=bool, count=len(texts))[codes]
-        if _CSV_SPECIAL.search(together):
+        if any(mark in together for mark in ',"\r\n'):  # what the csv module quotes a cell for (_CSV_SPECIAL)
             texts = [csv_cell(t) for t in texts]
         parts.append(pa.array(texts, type=text).take(pa.array(codes)))
     with open(path, "w", encoding="utf-8", newline="") as fh:
