@@ -338,3 +338,24 @@ def test_a_utf_8_accent_is_found_where_the_pattern_finds_it(data):
     from pipeline.adapters.common import _utf8_accent
 
     assert _utf8_accent(data) == bool(re.search(rb"\xc3[\x80-\xbf]", data))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 64) | st.integers((1 << 16) - 12, (1 << 16) + 2), st.sampled_from(["é".encode(), "€".encode(), "😀".encode(),
+                                                       b"\xe9", b"\xc3", b"\xf0\x9f"]), st.booleans())
+def test_the_encoding_is_told_as_decoding_the_whole_file_tells_it(at, inserted, accent):
+    """``common._decode`` looks for a byte that is not UTF-8 in the first 64 KiB before decoding the whole file:
+    a file with a UTF-8 sequence or a Latin-1 byte anywhere, across that piece's end too, is read as UTF-8,
+    as Latin-1 or refused (two encodings) as decoding it whole says."""
+    from pipeline.adapters.common import IngestError, _decode
+
+    data = b"a;b\n" + b"x" * at + inserted + b"\n" + ("ã".encode() if accent else b"") + b"\n"
+    try:
+        whole = data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        whole = None if accent else (data.decode("latin-1"), "latin-1")
+    if whole is None:
+        with pytest.raises(IngestError, match="mistura duas codificações"):
+            _decode(data, Path("x.csv"))
+    else:
+        assert _decode(data, Path("x.csv")) == whole

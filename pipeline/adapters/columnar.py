@@ -144,7 +144,7 @@ def _split(export, names: list[str], shown: str) -> Columns | None:
         parse_options=pacsv.ParseOptions(delimiter=";", quote_char='"' if b'"' in data else False,
                                          double_quote=False, newlines_in_values=False,
                                          ignore_empty_lines=False),
-        convert_options=pacsv.ConvertOptions(column_types={n: pa.binary() for n in names}, strings_can_be_null=False,
+        convert_options=pacsv.ConvertOptions(column_types={n: _CELLS for n in names}, strings_can_be_null=False,
                                              quoted_strings_can_be_null=False))
     table = table.append_column("_linha", pa.array(np.arange(2, 2 + table.num_rows, dtype=np.int64)))
     rows = _decoded(table, names, encoding, shown)
@@ -155,7 +155,9 @@ def _split(export, names: list[str], shown: str) -> Columns | None:
         empty &= np.fromiter((not t.strip() for t in texts), dtype=bool, count=len(texts))[codes]
         if not empty.any():
             return rows
-    return _decoded(table.filter(pa.array(~empty)), names, encoding, shown)
+    kept = table.filter(pa.array(~empty))  # numbered again: the blank rows' texts left out
+    return _decoded(kept.cast(pa.schema([pa.field(n, pa.binary()) for n in names]).append(kept.schema.field("_linha"))),
+                    names, encoding, shown)
 
 
 def decoded(cells: pa.Array, encoding: str) -> list[str]:
@@ -180,12 +182,17 @@ def decoded(cells: pa.Array, encoding: str) -> list[str]:
                                        pa.py_buffer(data)).to_pylist()
 
 
+_CELLS = pa.dictionary(pa.int32(), pa.binary())  # each column's distinct cells, numbered as Arrow splits the file
+
+
 def _decoded(table: pa.Table, names: list[str], encoding: str, shown: str) -> Columns | None:
     """The columns ``names`` of ``table`` (cells of bytes in ``encoding``, each row's line in ``_linha``) held
     by column, each distinct cell decoded once; None when one of them holds damaged text."""
     codes, texts = [], []
     for n in names:
-        encoded = table.column(n).combine_chunks().dictionary_encode()
+        encoded = table.column(n).combine_chunks()  # one dictionary for the blocks' dictionaries
+        if not pa.types.is_dictionary(encoded.type):
+            encoded = encoded.dictionary_encode()
         distinct = decoded(encoded.dictionary, encoding)
         together = "\n".join(distinct)  # a line feed is in no damaged pair, nor in a plain cell
         if not together.isascii() and _DAMAGED.search(together):

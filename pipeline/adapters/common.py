@@ -238,11 +238,26 @@ def _decode(data: bytes, path: Path) -> tuple[str, str]:
         return data.decode("utf-8"), "utf-8"
     if not data.isascii():
         try:
+            _utf8_head(data)
             return data.decode("utf-8"), "utf-8"
         except UnicodeDecodeError as exc:
             if _utf8_accent(data):
                 raise _mixed(data, exc, path) from None
     return data.decode("latin-1"), "latin-1"
+
+
+_HEAD = 1 << 16
+
+
+def _utf8_head(data: bytes) -> None:
+    """Raise the decoder's error for the first byte of ``data`` that is not UTF-8 when its first 64 KiB hold it
+    (a sequence the piece's end cuts is not one): a Latin-1 export's first accent is almost always there, and
+    the whole file then need not be decoded to learn it."""
+    try:
+        data[:_HEAD].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start <= _HEAD - 4 or len(data) <= _HEAD:
+            raise
 
 
 def _mixed(data: bytes, exc: UnicodeDecodeError, path: Path) -> IngestError:
