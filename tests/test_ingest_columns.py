@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import FIXTURES
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pipeline.adapters import IngestError, columnar, ingest
@@ -359,3 +359,20 @@ def test_the_encoding_is_told_as_decoding_the_whole_file_tells_it(at, inserted, 
             _decode(data, Path("x.csv"))
     else:
         assert _decode(data, Path("x.csv")) == whole
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(st.sampled_from(["a", "b", " ", "\t", "\x1f", "\xa0", "\u2028", "é", "\n"]), max_size=5),
+                max_size=6))
+@example(["a ", "b"])
+@example(["a", " b"])
+@example(["a", "b "])
+@example([" a"])
+@example(["a  b"])
+@example(["a\x1fb"])
+def test_texts_are_folded_as_split_and_join_fold_each(texts):
+    """``columnar.fold_all``, which looks at the texts together to learn that folding changes none of them, gives
+    each text's ``" ".join(text.split())``: ASCII and Unicode spaces, at either end, in runs, or none."""
+    from pipeline.adapters.columnar import fold_all
+
+    assert fold_all(texts) == [" ".join(t.split()) for t in texts]

@@ -243,7 +243,7 @@ def judge(rows: Columns, rules: Sequence[Rule], folds: Sequence[list[str]] | Non
             inverse, texts = parts[0]
             if rule.folded:
                 at = rows.columns.index(rule.columns[0])
-                texts = folds[at] if folds is not None else [" ".join(t.split()) for t in texts]
+                texts = folds[at] if folds is not None else fold_all(texts.tolist())
             verdicts = [*map(rule.judge, texts)]
         else:
             inverse = combined([codes for codes, _ in parts])
@@ -346,6 +346,21 @@ def keep_once(report: IngestReport, conflicts: Conflicts, lines: np.ndarray, key
     return kept
 
 
+_ASCII_SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"  # what str.split() splits at in ASCII, but the space
+
+
+def fold_all(texts: list[str]) -> list[str]:
+    """``" ".join(text.split())`` of each text: the list itself when the texts together show that folding changes
+    none (ASCII, no space at either end of one, no two in a row, no other space), looked for in them joined
+    by NUL, which no cell holds (a file with one is refused), a mark at a time."""
+    together = "\0".join(texts)
+    if (together.isascii() and not any(mark in together for mark in _ASCII_SPACES)
+            and not any(mark in together for mark in ("  ", " \0", "\0 "))
+            and not together.startswith(" ") and not together.endswith(" ")):
+        return texts
+    return [" ".join(t.split()) for t in texts]
+
+
 def _folded(codes: np.ndarray, texts: np.ndarray, folded: list[str]) -> np.ndarray:
     """Each row's number among its column's distinct texts with their spaces folded (``codes``: among the
     distinct ``texts``; ``folded``: those texts folded, which folding most often leaves as they are)."""
@@ -417,7 +432,7 @@ class ColumnAdapter:
         adapter = cls(schema, layout, mixed)
 
         # exact repeats (spaces folded), then rows of another width
-        folds = [[" ".join(t.split()) for t in texts] for texts in rows.texts]  # for the repeats and the rules
+        folds = [fold_all(texts.tolist()) for texts in rows.texts]  # for the repeats and the rules
         key = combined([_folded(*column) for column in zip(rows.codes, rows.texts, folds)]) \
             if len(rows) else np.zeros(0, dtype=np.int64)
         first = firsts(key)
