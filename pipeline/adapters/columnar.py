@@ -162,8 +162,10 @@ def _split(export, names: list[str], shown: str) -> Columns | None:
 
 def decoded(cells: pa.Array, encoding: str) -> list[str]:
     """The texts of ``cells`` (an Arrow array of bytes in ``encoding``, Latin-1 or UTF-8, the whole file's
-    bytes known to decode). Latin-1 is made UTF-8 in numpy, each byte from 0x80 becoming the two bytes of
+    bytes known to decode: a cell, cut at ASCII marks, is whole UTF-8 then). Latin-1 is made UTF-8 in numpy, each byte from 0x80 becoming the two bytes of
     its code point, and Arrow then makes the texts, without a Python object per cell on the way."""
+    if encoding == "utf-8":
+        return cells.cast(pa.string()).to_pylist()
     if encoding != "latin-1":
         return [v.decode(encoding) for v in cells.to_pylist()]
     offsets = np.frombuffer(cells.buffers()[1], np.int32, len(cells) + 1, cells.offset * 4)
@@ -229,10 +231,10 @@ class Judged:
     why: np.ndarray
 
 
-def judge(rows: Columns, rules: Sequence[Rule], folds: Sequence[list[str]] | None = None) -> Judged:
+def judge(rows: Columns, rules: Sequence[Rule], folds: Sequence[list[str]]) -> Judged:
     """The rules' verdicts on ``rows``, each rule judging each distinct text (or combination of texts) of
     its columns once; ``folds``: each column's distinct texts folded (a list per column, in the order of its
-    texts), for the ``folded`` rules, folded here when not given."""
+    texts: :func:`fold_all`), for the ``folded`` rules."""
     n = len(rows)
     values: dict[str, np.ndarray] = {}
     why = np.full(n, None, dtype=object)
@@ -242,8 +244,7 @@ def judge(rows: Columns, rules: Sequence[Rule], folds: Sequence[list[str]] | Non
         if len(parts) == 1:
             inverse, texts = parts[0]
             if rule.folded:
-                at = rows.columns.index(rule.columns[0])
-                texts = folds[at] if folds is not None else fold_all(texts.tolist())
+                texts = folds[rows.columns.index(rule.columns[0])]
             verdicts = [*map(rule.judge, texts)]
         else:
             inverse = combined([codes for codes, _ in parts])
@@ -361,10 +362,10 @@ def fold_all(texts: list[str]) -> list[str]:
     return [" ".join(t.split()) for t in texts]
 
 
-def _folded(codes: np.ndarray, texts: np.ndarray, folded: list[str]) -> np.ndarray:
+def _folded(codes: np.ndarray, texts: list[str], folded: list[str]) -> np.ndarray:
     """Each row's number among its column's distinct texts with their spaces folded (``codes``: among the
     distinct ``texts``; ``folded``: those texts folded, which folding most often leaves as they are)."""
-    if folded == texts.tolist():
+    if folded is texts or folded == texts:
         return codes
     return numbered(objects(folded))[0][codes]
 
@@ -432,8 +433,9 @@ class ColumnAdapter:
         adapter = cls(schema, layout, mixed)
 
         # exact repeats (spaces folded), then rows of another width
-        folds = [fold_all(texts.tolist()) for texts in rows.texts]  # for the repeats and the rules
-        key = combined([_folded(*column) for column in zip(rows.codes, rows.texts, folds)]) \
+        listed = [texts.tolist() for texts in rows.texts]
+        folds = [fold_all(texts) for texts in listed]  # for the repeats and the rules
+        key = combined([_folded(*column) for column in zip(rows.codes, listed, folds)]) \
             if len(rows) else np.zeros(0, dtype=np.int64)
         first = firsts(key)
         repeated = first != np.arange(len(rows))

@@ -722,11 +722,9 @@ def _place_columns(package: Path, schema: Schema, name: str, tables: dict | None
         table = tables.get(name)
         if table is None:
             return
-        columns = table[0] if isinstance(table, tuple) else {
-            c: np.fromiter((row.get(c) for row in table), dtype=object, count=len(table)) for c in schema[name].field_names}
-
         def column(field: str) -> tuple[np.ndarray, np.ndarray]:
-            codes, values = numbered(columns[field])
+            codes, values = numbered(table[0][field] if isinstance(table, tuple) else
+                                     np.fromiter((row.get(field) for row in table), dtype=object, count=len(table)))
             as_written, texts = numbered(np.fromiter(
                 (source_cell(None if v is None or v != v else v) for v in values), dtype=object, count=len(values)))
             return as_written[codes], texts

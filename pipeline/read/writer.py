@@ -47,7 +47,8 @@ def write_table(path: Path, fields: list[str], rows) -> int:
     return n
 
 
-_CSV_SPECIAL = re.compile('[,"\r\n]')  # what the csv module quotes a cell for (QUOTE_MINIMAL)
+_CSV_MARKS = ',"\r\n'  # what the csv module quotes a cell for (QUOTE_MINIMAL)
+_CSV_SPECIAL = re.compile(f"[{re.escape(_CSV_MARKS)}]")
 
 
 def csv_cell(text: str) -> str:
@@ -78,7 +79,7 @@ def write_columns(path: Path, fields: list[str], columns: dict[str, np.ndarray],
         together = "".join(texts)  # what one text holds, the texts together hold: looked for once, a mark at a time
         if "\r" in together:
             returns |= np.fromiter(("\r" in t for t in texts), dtype=bool, count=len(texts))[codes]
-        if any(mark in together for mark in ',"\r\n'):  # what the csv module quotes a cell for (_CSV_SPECIAL)
+        if any(mark in together for mark in _CSV_MARKS):
             texts = [csv_cell(t) for t in texts]
         parts.append(pa.array(texts, type=text).take(pa.array(codes)))
     with open(path, "w", encoding="utf-8", newline="") as fh:
