@@ -301,3 +301,46 @@ def test_the_snippets_name_the_address_they_are_given(schema):
 
 # byte-reproducible: tests/test_site.py builds the fixture package (bilhetes included, whose Parquet is
 # re-stamped with the record) twice and compares every file
+
+
+def _rewritten(path: Path, resource: dict, record: Provenance) -> bytes:
+    """What a table read in batches once got: every row group read and written again, under the schema with the
+    release's record, by the writer ParquetFile opens."""
+    from pipeline.publish.columnar import arrow_schema
+
+    schema = arrow_schema(resource, record)
+    out = pa.BufferOutputStream()
+    with pq.ParquetFile(path) as source, pq.ParquetWriter(out, schema, compression="zstd") as writer:
+        for group in range(source.num_row_groups):
+            writer.write_table(pa.Table.from_arrays(source.read_row_group(group).columns, schema=schema))
+    return out.getvalue().to_pybytes()
+
+
+@pytest.mark.parametrize("rows", [0, 1, 7, 250_001])
+def test_a_table_read_in_batches_gets_the_record_in_its_parquet_file_as_if_written_again(tmp_path, sample_site, rows,
+                                                                                        monkeypatch):
+    """``restamp`` makes the footer alone again: the bytes are those of writing every row group again with the
+    record, for no row (one empty group), one, and three groups with missing values; the rows read back are the
+    ones written."""
+    from pipeline.publish import columnar
+
+    published = descriptor(sample_site)
+    resource = next(r for r in published["resources"] if r["name"] == "bilhetes")
+    record = Provenance.from_descriptor(published)
+    names = [f["name"] for f in resource["schema"]["fields"]]
+    kinds = {f["name"]: f.get("type", "string") for f in resource["schema"]["fields"]}
+    sample = {"string": lambda i: None if i % 5 == 0 else f"Cidade {i % 97} – á", "integer": lambda i: i * 3,
+              "number": lambda i: None if i % 7 == 0 else i / 8, "money": lambda i: i / 100}
+    frame = pd.DataFrame({n: [sample.get(kinds[n], sample["string"])(i) for i in range(rows)] for n in names},
+                         dtype=object)
+    path = tmp_path / "bilhetes.parquet"
+    monkeypatch.setattr(columnar, "ROW_GROUP", 100_000)
+    with columnar.ParquetFile(resource, path) as out:  # as batches.py writes it: no record yet
+        out.add(frame)
+    expected = _rewritten(path, resource, record)
+    columnar.restamp(path, resource, record)
+    assert path.read_bytes() == expected
+    assert kv(path)["proveniencia"] == record.as_json()
+    assert pq.read_table(path).num_rows == rows
+    assert pq.read_table(path).column(names[0]).to_pylist() == frame[names[0]].tolist()
+    assert not list(tmp_path.glob(".*"))  # the file beside it took its place

@@ -143,18 +143,42 @@ class ParquetFile(Appended):
 
 def restamp(path: Path, resource: dict, record: Provenance) -> None:
     """A table written in batches (pipeline/build/batches.py) has its Parquet file written before the release's
-    provenance record is known: the same row groups are written again with the record in the file's
-    metadata, into a file beside it that then takes its place (a reader
-    holding the old file, the workbook's process, still reads it whole)."""
+    provenance record is known. The record lives in the file's footer alone (Parquet's key-value metadata and
+    the Arrow schema stored there); the row groups before it do not change. So the footer is made again: that of
+    a file of no row with the record (``ParquetWriter``, as :class:`ParquetFile` opens it), given the file's own
+    row groups (their places in the file included), then written after the file's bytes up to its old footer,
+    into a file beside it that then takes its place (a reader holding the old file, the workbook's process,
+    still reads it whole). The bytes are those of writing every row group again with the record
+    (tests/test_open_data.py compares them), without reading or compressing a row."""
     schema = arrow_schema(resource, record)
-    temp = path.with_name(f".{path.name}.proveniencia")
     with pq.ParquetFile(path) as source:
         if source.schema_arrow.metadata == schema.metadata:
             return
-        with pq.ParquetWriter(temp, schema, compression="zstd") as writer:
-            for group in range(source.num_row_groups):
-                writer.write_table(pa.Table.from_arrays(source.read_row_group(group).columns, schema=schema))
+        groups = source.metadata
+    empty = pa.BufferOutputStream()
+    pq.ParquetWriter(empty, schema, compression="zstd").close()
+    footer = pq.read_metadata(pa.BufferReader(empty.getvalue()))
+    footer.append_row_groups(groups)
+    made = pa.BufferOutputStream()
+    footer.write_metadata_file(made)  # "PAR1", the footer, its length, "PAR1"
+    temp = path.with_name(f".{path.name}.proveniencia")
+    with open(path, "rb") as src, open(temp, "wb") as dst:
+        src.seek(-8, os.SEEK_END)
+        body = src.tell() - int.from_bytes(src.read(4), "little")  # where the old footer starts
+        src.seek(0)
+        _copy(src, dst, body)
+        dst.write(memoryview(made.getvalue())[4:])
     os.replace(temp, path)
+
+
+def _copy(src, dst, size: int) -> None:
+    """The first ``size`` bytes of ``src`` into ``dst``."""
+    while size > 0:
+        chunk = src.read(min(size, 1 << 20))
+        if not chunk:
+            raise OSError(f"{src.name}: o arquivo acabou antes do previsto")
+        dst.write(chunk)
+        size -= len(chunk)
 
 
 def read_frames(path: Path, rows: int = ROW_GROUP):
