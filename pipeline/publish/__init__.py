@@ -30,8 +30,9 @@ FORMATS = [
 
 
 def side_database(name: str) -> str:
-    """The database of its own of a table written in batches (``database.SideTable``), in ``dados/`` until
-    the portal's database has its rows (a dot file: never a download, nor kept in a version)."""
+    """The database of its own of a table written in batches (``database.SideTable``), in ``dados/`` until it
+    becomes the portal's database or its rows are copied there (a dot file: never a download, nor kept in a
+    version)."""
     return f".{name}.sqlite"
 
 
@@ -177,7 +178,7 @@ def _write_rest(derived: Derived, report: Report, descriptor: dict, tables: dict
     sides = {name: out / side_database(name) for name in derived.batches}
     database.write_sqlite(tables, descriptor, out / DATABASE, covered, coded, sides, record)
     for side in sides.values():
-        side.unlink()
+        side.unlink(missing_ok=True)  # the first became the database
     database.write_metadata(descriptor, out / DATASETTE_METADATA, Path(DATABASE).stem)
     members = [out / "datapackage.json"] + [out / r["path"] for r in resources]
     archive.write_zip(out / PACKAGE_ZIP, members, out)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import sqlite3
 from pathlib import Path
 
@@ -103,6 +104,12 @@ def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, 
     ``batched``, table -> the database of its own a table written in batches has (:class:`SideTable`);
     ``record``, the release's provenance (``_metadados``; by default read from ``descriptor``)."""
     path.unlink(missing_ok=True)
+    sides = batched or {}
+    # the first table written in batches has its rows in its own file already, in the table as made here: that file
+    # becomes the database, and the other tables are made in it
+    base = next((r["name"] for r in descriptor["resources"] if r["name"] in sides), None)
+    if base is not None:
+        os.replace(sides[base], path)
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA journal_mode = OFF")
     conn.execute("PRAGMA synchronous = OFF")
@@ -111,18 +118,13 @@ def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, 
     try:
         for resource in _referenced_first(descriptor["resources"]):
             name, fields = resource["name"], kinds(resource)
-            required = {f["name"] for f in resource["schema"]["fields"] if (f.get("constraints") or {}).get("required")}
-            pk = Table(resource).primary_key or [ROW_KEY]  # linha_csv: numbered by SQLite, 1, 2, ... (rowid)
             fks = _foreign_keys(resource, present, covered)
-            columns = {n: _TYPES.get(t, str) for n, t in fields}
-            if row_key(resource):
-                columns = {ROW_KEY: int, **columns}
-            db[name].create(columns, pk=pk[0] if len(pk) == 1 else pk, not_null=set(pk) | required,
-                            foreign_keys=fks)
-            side = (batched or {}).get(name)
+            if name != base:
+                create_table(db, resource, fks)
+            side = sides.get(name)
             if side is None:
                 insert(conn, name, fields, (coded or {}).get(name) or Coded(tables[name]))
-            else:  # its rows were written as it was read (pipeline/build/batches.py): copied over by SQLite itself
+            elif name != base:  # its rows were written as it was read (pipeline/build/batches.py): copied by SQLite
                 listed = ", ".join(f'"{n}"' for n, _ in fields)
                 conn.execute("ATTACH DATABASE ? AS lotes", (str(side),))
                 conn.execute(f'INSERT INTO "{name}" ({listed}) SELECT {listed} FROM lotes."{name}" ORDER BY rowid')
@@ -138,6 +140,18 @@ def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, 
         conn.commit()
     finally:
         conn.close()
+
+
+def create_table(db: sqlite_utils.Database, resource: dict, fks: list[tuple[str, str, str]] = ()) -> None:
+    """The table of ``resource``, empty: its columns typed, its key (``linha_csv`` for a table without one of its
+    own: numbered by SQLite, 1, 2, ..., the rowid), its required columns NOT NULL, its foreign keys ``fks``."""
+    required = {f["name"] for f in resource["schema"]["fields"] if (f.get("constraints") or {}).get("required")}
+    pk = Table(resource).primary_key or [ROW_KEY]
+    columns = {n: _TYPES.get(t, str) for n, t in kinds(resource)}
+    if row_key(resource):
+        columns = {ROW_KEY: int, **columns}
+    db[resource["name"]].create(columns, pk=pk[0] if len(pk) == 1 else pk, not_null=set(pk) | required,
+                                foreign_keys=list(fks))
 
 
 def metadata_rows(descriptor: dict, record: Provenance | None = None) -> list[tuple[str, str, str]]:
@@ -182,17 +196,19 @@ def insert(conn: sqlite3.Connection, name: str, fields: list[tuple[str, str]], t
 
 
 class SideTable(Appended):
-    """A table written in batches (pipeline/build/batches.py) into a database of its own, beside the release, that
-    :func:`write_sqlite` copies into the portal's (``batched``) and that is then removed. The rows are inserted
-    by a process of its own (``parallel.Feed``), on another core, while the batches go on: each batch reaches
-    it as its columns' numbers and distinct values (``Coded.numbers``), which the CSV and JSON writers have
-    made already."""
+    """A table written in batches (pipeline/build/batches.py) into a database file of its own, in ``dados/``, its
+    table made as :func:`write_sqlite` makes it (:func:`create_table`; such a table has no foreign key). That
+    file then becomes the portal's database, the other tables made in it (or, for a second such table, its rows
+    are copied over). The rows are inserted by a process of its own (``parallel.Feed``), on another core, while
+    the batches go on: each batch reaches it as its columns' numbers and distinct values (``Coded.numbers``),
+    which the CSV and JSON writers have made already."""
 
     def __init__(self, resource: dict, path: Path):
         from ..tools import parallel
 
+        assert not foreign_keys_of(resource), "a table written in batches has no foreign key"
         path.unlink(missing_ok=True)
-        self.name, self.fields, self.path = resource["name"], kinds(resource), path
+        self.resource, self.name, self.fields, self.path = resource, resource["name"], kinds(resource), path
         self.feed = parallel.Feed(self._fill)
 
     def _fill(self, batches) -> None:
@@ -200,7 +216,7 @@ class SideTable(Appended):
         conn = sqlite3.connect(self.path)
         conn.execute("PRAGMA journal_mode = OFF")
         conn.execute("PRAGMA synchronous = OFF")
-        conn.execute(f'CREATE TABLE "{self.name}" ({", ".join(chr(34) + n + chr(34) for n, _ in self.fields)})')
+        create_table(sqlite_utils.Database(conn), self.resource)
         converters = [Memo(cell_of(t)) for _, t in self.fields]
         for length, numbered in batches:
             insert(conn, self.name, self.fields, Coded.of_numbers(numbered, length), converters)
