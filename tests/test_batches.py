@@ -42,6 +42,34 @@ def sample_copy(tmp_path_factory) -> Path:
     return folder
 
 
+
+def test_the_tickets_own_database_becomes_the_portals_with_the_table_any_table_gets(sample_copy, tmp_path):
+    """The tickets are inserted, as they are read, into a file of their own that then becomes portal.sqlite: their
+    table is declared as the database declares any table (typed, keyed by linha_csv, required columns NOT NULL),
+    numbered in the CSV's order, beside every other table, and no file of its own is left."""
+    import sqlite_utils
+
+    from pipeline.publish.database import create_table
+
+    _build(sample_copy, tmp_path / "site")
+    dados = tmp_path / "site" / "dados"
+    resource = next(r for r in json.loads((dados / "datapackage.json").read_text(encoding="utf-8"))["resources"]
+                    if r["name"] == "bilhetes")
+    fresh = sqlite3.connect(":memory:")
+    create_table(sqlite_utils.Database(fresh), resource)
+    declared = "select sql from sqlite_master where name = 'bilhetes'"
+    with sqlite3.connect(dados / "portal.sqlite") as db:
+        assert db.execute(declared).fetchone() == fresh.execute(declared).fetchone()
+        assert "NOT NULL" in db.execute(declared).fetchone()[0]
+        rows = db.execute("select linha_csv, quantidade, typeof(quantidade) from bilhetes order by linha_csv").fetchall()
+        tables = {n for (n,) in db.execute("select name from sqlite_master where type = 'table'")}
+        assert db.execute("pragma integrity_check").fetchall() == [("ok",)]
+    source = _csv_rows(sample_copy / "bilhetes.csv")
+    assert rows == [(i, int(r["quantidade"]), "integer") for i, r in enumerate(source, 1)]
+    assert {"transportadoras", "linhas", "infracoes", "_metadados", "bilhetes"} <= tables
+    assert not [p.name for p in dados.iterdir() if p.name.endswith(".sqlite") and p.name != "portal.sqlite"]
+
+
 def test_the_batch_size_changes_nothing_a_user_downloads_or_reads(sample_copy, tmp_path, monkeypatch):
     whole = _build(sample_copy, tmp_path / "inteira")
     monkeypatch.setattr(batches, "BATCH_ROWS", 97)  # the sample's 1,824 tickets in 19 batches
