@@ -9,6 +9,17 @@ byte (the CSV and the Parquet) and by their rows and types (the side database).
 ``--pacote``: a source package holding ``bilhetes.csv`` (default: the national package with a year of
 tickets, generated into ``bench/out/data-1-952`` as ``make bench`` makes it). ``--contra``: the root of
 another checkout of the project (``git worktree add /tmp/antes <commit>``).
+
+    .venv/bin/python bench/tickets.py --na-build [--pacote DIR] [--vezes 3]
+
+``--na-build``: what the tickets cost the whole build. The package is built (``python -m pipeline build``,
+search index included) with its tickets and without them (the same folder but ``bilhetes.csv``, the table
+then covered by no source), alternately, each build a process of its own writing into a fresh folder (the
+folders are removed at the end: a removal just before a build slows its file creation, see the README). The
+cost is the difference of the medians, per million tickets: besides reading, checking and writing them
+beside the other tables, the tickets slow the other tables' reading and validation, whose cores they share,
+and add their SQLite table, their part of the zip and their pages' data. The tickets' own process time,
+which the build's timings report (``tabelas em lotes``), is not that cost.
 """
 
 from __future__ import annotations
@@ -16,11 +27,14 @@ from __future__ import annotations
 import argparse
 import filecmp
 import json
+import os
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,11 +84,51 @@ def same_files(a: Path, b: Path) -> bool:
     return True
 
 
+def build_seconds(data: Path, out: Path) -> float:
+    """A build of ``data`` into ``out`` in a process of its own: its wall-clock seconds."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "pipeline", "build", "--data", str(data), "--out", str(out / "site"),
+                    "--as-of", "2026-11-29", "--index", str(out / "busca")], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def without_tickets(data: Path, folder: Path) -> Path:
+    """``data`` without its tickets: the other files linked, the descriptor without ``bilhetes``."""
+    folder.mkdir(parents=True)
+    for path in data.iterdir():
+        if path.is_file() and path.name not in ("bilhetes.csv", "datapackage.json"):
+            os.link(path, folder / path.name)
+    descriptor = json.loads((data / "datapackage.json").read_text(encoding="utf-8"))
+    descriptor["resources"] = [r for r in descriptor["resources"] if r["name"] != "bilhetes"]
+    (folder / "datapackage.json").write_text(json.dumps(descriptor, ensure_ascii=False, indent=2), encoding="utf-8")
+    return folder
+
+
+def in_the_build(data: Path, times: int) -> None:
+    """``--na-build``: the builds with and without the tickets, alternately, and the difference per million."""
+    with open(data / "bilhetes.csv", "rb") as fh:
+        tickets = sum(block.count(b"\n") for block in iter(lambda: fh.read(1 << 24), b"")) - 1
+    with tempfile.TemporaryDirectory(prefix="bench-bilhetes-build-") as tmp:
+        bare = without_tickets(data, Path(tmp) / "sem-bilhetes")
+        runs = {"com": [], "sem": []}
+        print(f"{'build':<14}{'tempo (s)':>10}")
+        for i in range(times):
+            for name, source in (("com bilhetes", data), ("sem bilhetes", bare)):
+                seconds = build_seconds(source, Path(tmp) / f"{name.split()[0]}-{i}")
+                runs[name.split()[0]].append(seconds)
+                print(f"{name:<14}{seconds:>10.1f}", flush=True)
+        cost = statistics.median(runs["com"]) - statistics.median(runs["sem"])
+        print(f"custo dos bilhetes na build: {cost:.1f} s para {tickets:,} linhas, "
+              f"{cost / tickets * 1e6:.2f} s por milhão (meta: 3; medianas de {times})")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--pacote", help="pacote de origem com bilhetes.csv (padrão: o nacional com um ano de bilhetes)")
     p.add_argument("--contra", help="raiz de outro checkout do projeto, medido alternadamente com este")
     p.add_argument("--vezes", type=int, default=3, help="medições de cada código")
+    p.add_argument("--na-build", action="store_true", help="o custo dos bilhetes na build inteira: com e sem eles")
     args = p.parse_args()
     if args.pacote:
         data = Path(args.pacote)
@@ -87,6 +141,9 @@ def main() -> int:
         data = ROOT / "bench" / "out" / "data-1-952"
         if not (data / "datapackage.json").is_file():
             generate(scaled("1"), 952, data)
+    if args.na_build:
+        in_the_build(data, args.vezes)
+        return 0
     codes = {"este": ROOT, **({"contra": Path(args.contra).resolve()} if args.contra else {})}
     with tempfile.TemporaryDirectory(prefix="bench-bilhetes-") as tmp:
         print(f"{'código':<8}{'linhas':>12}{'tempo (s)':>11}{'CPU (s)':>9}{'s por milhão':>14}")

@@ -16,9 +16,9 @@ whole in memory:
 - derivation: ``derive.derive_columns``, the table's own derived fields, each distinct text typed once
   (the rows validation kept as it left them, a CPF masked: ``derive.derive_batch``);
 - publication, when the build gives a folder: the batch is added to the table's CSV, JSON and Parquet
-  (``publish.tabular.CsvFile``...) and to a database of its own, which the publish stage copies into the
-  portal's, each column numbered once for all of them (``publish.tabular.Coded``); its workbook (when it
-  fits a sheet) is made from the Parquet;
+  (``publish.tabular.CsvFile``...) and to its table in a database file of its own, which then becomes the
+  portal's (``publish.database.SideTable``), each column numbered once for all of them
+  (``publish.tabular.Coded``); its workbook (when it fits a sheet) is made from the Parquet;
 - what the later stages need of the whole table is gathered as the batches go: the counts, each
   column's filled share and each source's period (``derive.completeness``), the first and last date
   (the catalogues' temporal coverage) and the table's summary for the pages (``SUMMARIES``: tickets per
