@@ -21,7 +21,7 @@ from conftest import page_text, snapshot
 from pipeline import SAMPLE_DIR
 from pipeline.build import BuildError, batches, build, check
 from pipeline.contract.settings import Settings
-from pipeline.publish import spreadsheet
+from pipeline.publish import database, spreadsheet
 
 AS_OF = date(2026, 11, 29)
 
@@ -114,15 +114,71 @@ def test_the_tickets_read_here_or_in_a_child_publish_the_same_site(sample_copy, 
         return run(*args, **kwargs)
 
     monkeypatch.setattr(batches, "run", run_and_say_where)
+    inserts = tmp_path / "inserts"
+    fill = database.SideTable._fill
+
+    def fill_and_say_where(self, batches_):  # the process that inserts the rows: its parent and its niceness
+        with open(inserts, "a", encoding="utf-8") as fh:
+            fh.write(f"{os.getppid()} {os.nice(0)}\n")
+        return fill(self, batches_)
+
+    monkeypatch.setattr(database.SideTable, "_fill", fill_and_say_where)
     _build(sample_copy, tmp_path / "aqui")
     monkeypatch.setattr(batches, "IN_PROCESS_BYTES", 0)
     _build(sample_copy, tmp_path / "filho")
     here_pid, child_pid = pids.read_text().split()
     assert here_pid == str(os.getpid()) != child_pid
+    # the inserts are the build's child either way (it waits for them), below the readers when beside them
+    mine = os.nice(0)
+    assert inserts.read_text().split("\n")[:2] == [f"{os.getpid()} {mine}",
+                                                   f"{os.getpid()} {min(19, mine + batches.SIDE_NICENESS)}"]
+    assert _children() == []
     here, child = snapshot(tmp_path / "aqui"), snapshot(tmp_path / "filho")
     assert "dados/bilhetes.csv" in here and len(here) > 1000
     assert here.keys() == child.keys()
     assert [name for name in here if here[name] != child[name]] == []
+
+
+def _children() -> list[int]:
+    """The processes this one started that are still there (running, or ended and not yet waited for)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid():
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_the_inserts_failing_in_their_process_fail_the_build_saying_so(sample_copy, tmp_path, monkeypatch):
+    """The tickets' SQLite inserts run in a process of their own, fed by the process reading the batches: when
+    they fail, the reading goes on to its end, and the build stops before publishing, saying what failed."""
+    def broken(conn, name, *args, **kwargs):
+        raise sqlite3.OperationalError("disco cheio (simulado)")
+
+    monkeypatch.setattr(batches, "IN_PROCESS_BYTES", 0)
+    monkeypatch.setattr(batches, "BATCH_ROWS", 97)  # 19 batches: the later ones find the inserts' process gone
+    monkeypatch.setattr(database, "insert", broken)
+    with pytest.raises(BuildError) as failed:
+        _build(sample_copy, tmp_path / "site")
+    assert "as tabelas em lotes não puderam ser gravadas no banco SQLite" in str(failed.value)
+    assert "disco cheio (simulado)" in str(failed.value)
+    assert not (tmp_path / "site").exists()
+    assert _children() == []
+
+
+def test_a_bad_ticket_read_in_a_child_fails_the_build_and_stops_the_inserts(package, tmp_path, monkeypatch):
+    lines = (package.path / "bilhetes.csv").read_text(encoding="utf-8").splitlines()
+    package.append("bilhetes.csv", lines[1].replace(",320,", ",muitos,"))  # the file's last line
+    monkeypatch.setattr(batches, "IN_PROCESS_BYTES", 0)
+    with pytest.raises(BuildError) as failed:
+        _build(package.path, tmp_path / "site")
+    assert [(p.linha, p.coluna) for p in failed.value.report.errors if p.tabela == "bilhetes"] == [
+        (len(lines) + 1, "quantidade")]
+    assert not (tmp_path / "site").exists()
+    assert _children() == []
 
 
 def test_a_row_repeated_in_a_later_batch_is_kept_once_and_reported(package, tmp_path, monkeypatch):

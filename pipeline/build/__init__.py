@@ -31,6 +31,7 @@ from ..site.context import SiteData
 from ..site.writer import Rendered, writer_for
 from ..tools import memory
 from ..tools.folders import exclusive, staged
+from ..tools.parallel import WorkerError
 from ..tools.progress import Progress
 from ..validate import Report, validate
 from . import batches
@@ -55,16 +56,18 @@ class BuildResult:
 
 
 def check(settings: Settings, schema: Schema | None = None, progress: Progress | None = None,
-          out: Path | None = None, previous: str | None = None) -> Report:
+          out: Path | None = None, previous: str | None = None, sides: list | None = None) -> Report:
     """Read and validate (``python -m pipeline validate``). A table read in batches is read, validated and,
     when ``out`` is given (the build's ``dados/``), derived and written there as it is read
-    (pipeline/build/batches.py)."""
+    (pipeline/build/batches.py). Its SQLite table may still be filling when the batches are done: given
+    ``sides``, the check adds those tables to it, for the caller to wait for (or stop); else it waits here."""
     schema = schema or load_schema()
     progress = progress or Progress()
     # the tables read in batches, in a child process beside the rest (pipeline/build/batches.py)
     pending = batches.start(list(settings.data), schema, lenient=settings.lenient, as_of=settings.as_of,
                             allow_mixed=settings.allow_mixed_sources, out=out, previous=previous,
                             listed=CHANGES_LISTED, assets=settings.assets_prefix)
+    handed = False
     try:
         with progress.stage("leitura"):
             source = read_source(list(settings.data), schema, progress, allow_mixed=settings.allow_mixed_sources)
@@ -75,10 +78,37 @@ def check(settings: Settings, schema: Schema | None = None, progress: Progress |
         if pending is not None:
             with progress.stage("tabelas em lotes"):
                 batches.attach(report, pending, lenient=settings.lenient)
+            if sides is not None:
+                sides += pending.sides.values()
+                handed = True
+            else:
+                _wait_for(pending.sides.values())
     finally:
         if pending is not None:
             pending.cancel()
+            if not handed:
+                for side in pending.sides.values():
+                    side.cancel()
     return report
+
+
+def _wait_for(sides) -> None:
+    """The SQLite tables of the batches filled (``database.SideTable``); a failure said as the build's."""
+    for side in sides:
+        try:
+            side.wait()
+        except WorkerError as exc:
+            raise BuildError(f"as tabelas em lotes não puderam ser gravadas no banco SQLite: {exc}") from None
+
+
+@contextmanager
+def _stopped(sides: list):
+    """The SQLite tables of the batches (``check``'s ``sides``) stopped when the build ends before waiting for them."""
+    try:
+        yield sides
+    finally:
+        for side in sides:
+            side.cancel()
 
 
 def render(site: SiteData, settings: Settings, out: Path, search_pages: Path | None = None) -> Rendered:
@@ -138,9 +168,9 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
     with staged(settings.out, "site gerado por python -m pipeline build") as staging, \
             _release_staging(settings) as assets, \
             tempfile.TemporaryDirectory(prefix=f".{settings.out.resolve().name}.busca-",  # see remove_leftovers
-                                        dir=staging.parent) as search_folder:
+                                        dir=staging.parent) as search_folder, _stopped([]) as sides:
         (staging / "dados").mkdir(parents=True, exist_ok=True)
-        report = check(settings, schema, progress, out=staging / "dados", previous=settings.previous)
+        report = check(settings, schema, progress, out=staging / "dados", previous=settings.previous, sides=sides)
         if not report.accepted:
             raise BuildError(f"{len(report.errors)} erro(s) na entrada; o site anterior foi mantido", report)
         with progress.stage("derivação"):
@@ -160,6 +190,8 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                 raise BuildError(str(exc)) from None
         # the release's name, known before anything is written: every file cites where it is kept
         version = versions.input_version(settings.as_of, settings.data, _output_settings(settings))
+        with progress.stage("tabelas em lotes no SQLite"):  # filled beside the reading and the derive stage
+            _wait_for(sides)
         with progress.stage("publicação"):  # the files are written by other processes, beside the pages
             published = publish(derived, report, schema, staging / "dados", in_background=True,
                                 site_url=settings.site_url, version=version,

@@ -98,14 +98,15 @@ class Batched:
 
 
 def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, out: Path | None = None,
-        fictional: bool = False, previous: str | None = None, listed: int | None = None, assets: str = ""
-        ) -> tuple[dict[str, Batched], list[Problem]]:
+        fictional: bool = False, previous: str | None = None, listed: int | None = None, assets: str = "",
+        sides: dict | None = None) -> tuple[dict[str, Batched], list[Problem]]:
     """Read, validate, derive and (with ``out``) publish each table read in batches. Returns what each gave
     and the problems found, in the order of the files and lines. A grave problem of a whole file (its
     header, its encoding), or any grave problem when not ``lenient``, stops the table's publication (the
     build then fails); the rest of its files is still read, so that every problem is reported. With
     ``previous`` (``--anterior``), each table published is compared with that release's
-    (``changes.compare_streamed``, at most ``listed`` rows per list)."""
+    (``changes.compare_streamed``, at most ``listed`` rows per list). ``sides``: each table's SQLite table made
+    by the process that waits for it (``start``); by default made and waited for here."""
     from ..derive import derive_batch, derive_columns
     from ..publish import columnar, database, datapackage, hosting, side_database, tabular
     from ..validate import STRUCTURAL, distinct, validate
@@ -124,7 +125,7 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
             tabular.CsvFile(resource, out / resource["path"], memo=True),
             tabular.JsonFile(resource, out / f"{name}.json", hosting.JSON_MAX_ROWS, memo=True),
             columnar.ParquetFile(resource, out / f"{name}.parquet"),
-            database.SideTable(resource, out / side_database(name))]
+            (sides or {}).get(name) or database.SideTable(resource, out / side_database(name))]
         failed = False
         try:
             for number, (path, shown) in enumerate(files):
@@ -194,14 +195,40 @@ def run(source: SourcePackage, schema: Schema, *, lenient: bool, as_of: date, ou
     return results, problems
 
 
+SIDE_NICENESS = 10  # the SQLite inserts yield the cores to the build's reading and the batches' (see ``start``)
+
+
+@dataclass
+class Pending:
+    """What :func:`start` started: the batches' reading (``call``: its ``result()`` is what :func:`run` returns)
+    and each table's SQLite table (``database.SideTable``), whose rows the publication waits for."""
+
+    call: object
+    sides: dict = field(default_factory=dict)
+
+    def result(self):
+        return self.call.result()
+
+    def cancel(self) -> None:
+        """Stop the reading if it still runs (the SQLite tables are stopped by whoever holds them)."""
+        self.call.cancel()
+
+
 def start(folders: list[Path], schema: Schema, *, lenient: bool, as_of: date, allow_mixed: bool = False,
-          out: Path | None = None, previous: str | None = None, listed: int | None = None, assets: str = ""):
+          out: Path | None = None, previous: str | None = None, listed: int | None = None, assets: str = ""
+          ) -> Pending | None:
     """Start :func:`run` over the tables read in batches in a child process, forked before the other
     tables are read: it runs beside their reading and validation, and its memory (which the rows of a batch
     fragment) is the child's, never the build's. Files under :data:`IN_PROCESS_BYTES` are read in this
-    process when their result is asked (:func:`_small`). Returns ``parallel.call``'s stand-in (its
-    ``result()``: what :func:`run` returns), or None when the schema has no such table or no folder
-    supplies one. Whether the package is fictional is read from the folders as the build reads it."""
+    process when their result is asked (:func:`_small`). Returns a :class:`Pending`, or None when the schema
+    has no such table or no folder supplies one. Whether the package is fictional is read from the folders
+    as the build reads it.
+
+    With ``out``, each table's SQLite inserts run in a process this one makes first (``database.SideTable``) at
+    ``nice`` +:data:`SIDE_NICENESS`, which the child reading the batches feeds: the build's reading and
+    the batches' own each keep a core, the inserts take what they leave (and the core the derive stage leaves),
+    and the build waits for them only before the publication (``Pending.sides``)."""
+    from ..publish import database, datapackage, side_database
     from ..read import read_source
     from ..tools import parallel
 
@@ -212,12 +239,22 @@ def start(folders: list[Path], schema: Schema, *, lenient: bool, as_of: date, al
     if not found.batched:
         return None
     fictional = any(s.ficticia for s in found.sources)
+    forked = not _small(found) and hasattr(os, "fork")
+    sides = {}
+    if out is not None and forked:
+        resources = {r["name"]: r for r in
+                     datapackage.published_descriptor(schema, as_of, fictional=fictional)["resources"]}
+        sides = {name: database.SideTable(resources[name], out / side_database(name), SIDE_NICENESS)
+                 for name in found.batched}
 
     def work():
         return run(found, schema, lenient=lenient, as_of=as_of, out=out, fictional=fictional, previous=previous,
-                   listed=listed, assets=assets)
+                   listed=listed, assets=assets, sides=sides)
 
-    return parallel.call(work, parallel=not _small(found))
+    pending = Pending(parallel.call(work, parallel=forked), sides)
+    for side in sides.values():  # the child sends the batches: this process's copy of their pipe is ended
+        side.end()
+    return pending
 
 
 IN_PROCESS_BYTES = 4 << 20  # files this small are read in the build's process, after the other tables

@@ -38,6 +38,7 @@ import pandas as pd
 import sqlite_utils
 
 from ..contract.schema import Table, foreign_keys_of
+from ..tools.parallel import WorkerError
 from .provenance import NOT_COVERED, NOT_COVERED_TEXT, Provenance, source_text
 from .tabular import Appended, Coded, Memo, cell_of, kinds
 
@@ -199,17 +200,23 @@ class SideTable(Appended):
     """A table written in batches (pipeline/build/batches.py) into a database file of its own, in ``dados/``, its
     table made as :func:`write_sqlite` makes it (:func:`create_table`; such a table has no foreign key). That
     file then becomes the portal's database, the other tables made in it (or, for a second such table, its rows
-    are copied over). The rows are inserted by a process of its own (``parallel.Feed``), on another core, while
-    the batches go on: each batch reaches it as its columns' numbers and distinct values (``Coded.numbers``),
-    which the CSV and JSON writers have made already."""
+    are copied over). The rows are inserted by a process of its own (``parallel.Feed``, at ``nice``
+    +``niceness``), on another core, while the batches go on: each batch reaches it as its columns' numbers and
+    distinct values (``Coded.numbers``), which the CSV and JSON writers have made already.
 
-    def __init__(self, resource: dict, path: Path):
+    The process that makes it waits for its rows to be in (:meth:`close`, or :meth:`wait`). A process forked
+    after it, which sends the batches, only ends its own messages when it closes it: the build makes the table
+    before forking the process that reads the batches (``batches.start``), ends its own copy of the messages at
+    once (:meth:`end`), and waits for the rows just before the publication needs them."""
+
+    def __init__(self, resource: dict, path: Path, niceness: int = 0):
         from ..tools import parallel
 
         assert not foreign_keys_of(resource), "a table written in batches has no foreign key"
         path.unlink(missing_ok=True)
         self.resource, self.name, self.fields, self.path = resource, resource["name"], kinds(resource), path
-        self.feed = parallel.Feed(self._fill)
+        self.maker, self.ended = os.getpid(), False
+        self.feed = parallel.Feed(self._fill, niceness)
 
     def _fill(self, batches) -> None:
         """The child: each batch's rows inserted, the forms kept from one batch to the next (``Memo``)."""
@@ -224,12 +231,33 @@ class SideTable(Appended):
         conn.close()
 
     def add(self, df: pd.DataFrame, coded: Coded | None = None) -> None:
+        if self.ended:
+            return
         coded = coded or Coded(df)
-        self.feed.send((len(df), {n: _narrow(*coded.numbers(n)) for n, _ in self.fields}))
+        try:
+            self.feed.send((len(df), {n: _narrow(*coded.numbers(n)) for n, _ in self.fields}))
+        except WorkerError:
+            if os.getpid() == self.maker:
+                raise
+            self.ended = True  # the inserts failed: the maker, waiting for them, says why
+
+    def end(self) -> None:
+        """This process sends no more batches."""
+        self.feed.end()
+
+    def wait(self) -> None:
+        """The rows every process sent are in (raises ``parallel.WorkerError`` with the child's failure)."""
+        self.feed.close()
+
+    def cancel(self) -> None:
+        self.feed.cancel()
 
     def close(self, complete: bool = True) -> None:
+        if os.getpid() != self.maker:  # sent from a process forked after it: the maker waits
+            self.end()
+            return
         try:
-            self.feed.close()
+            self.wait()
         finally:
             if not complete:
                 self.path.unlink(missing_ok=True)

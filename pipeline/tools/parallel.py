@@ -156,13 +156,18 @@ class Call:
 class Feed:
     """``consume(messages)`` run in a forked child (a :class:`Call`) while the caller goes on sending it
     ``messages`` one by one (:meth:`send`, pickled through a pipe, which holds the caller back when the child
-    falls behind): work done beside the caller's, on another core. :meth:`close` ends the messages and waits
-    for the child; a failure of the child is raised there (as :meth:`Call.result` raises it), or at the next
-    :meth:`send` once it has ended."""
+    falls behind): work done beside the caller's, on another core, at ``nice`` +``niceness``. :meth:`close`
+    ends the messages and waits for the child; a failure of the child is raised there (as :meth:`Call.result`
+    raises it), or at the next :meth:`send` once it has ended.
 
-    def __init__(self, consume: Callable[[Iterator], None]):
+    The messages may come from a process forked after the feed: it sends, then calls :meth:`end`,
+    while the process that made the feed ends its own (its copy of the pipe) at once and later waits
+    (:meth:`close`) or stops the child (:meth:`cancel`). The child reads until every copy is ended."""
+
+    def __init__(self, consume: Callable[[Iterator], None], niceness: int = 0):
         read, write = os.pipe()
-        self.call = Call(partial(_consume, consume, read, write))
+        self.maker = os.getpid()
+        self.call = Call(partial(_consume, consume, read, write, niceness))
         os.close(read)
         self.out = os.fdopen(write, "wb")
 
@@ -170,24 +175,38 @@ class Feed:
         try:
             pickle.dump(message, self.out, protocol=pickle.HIGHEST_PROTOCOL)
             self.out.flush()
-        except BrokenPipeError:  # the child has ended: its failure says why
-            self.close()
+        except BrokenPipeError:  # the child has ended: its failure says why (to the maker, which waits for it)
+            if os.getpid() == self.maker:
+                self.close()
             raise WorkerError("o processo auxiliar terminou antes do fim dos dados") from None
 
-    def close(self) -> None:
-        if self.call is None:
-            return
+    def end(self) -> None:
+        """No more messages from this process (each was flushed as it was sent)."""
         try:
             self.out.close()
         except BrokenPipeError:
             pass
+
+    def close(self) -> None:
+        if self.call is None:
+            return
+        self.end()
         call, self.call = self.call, None
         call.result()
 
+    def cancel(self) -> None:
+        """Stop the child if it still runs (the caller failed before waiting for it)."""
+        self.end()
+        call, self.call = self.call, None
+        if call is not None:
+            call.cancel()
 
-def _consume(consume: Callable[[Iterator], None], read: int, write: int) -> None:
+
+def _consume(consume: Callable[[Iterator], None], read: int, write: int, niceness: int) -> None:
     """The child of a :class:`Feed`: the messages read from the pipe until the caller closes it."""
     os.close(write)
+    if niceness:
+        os.nice(niceness)
     with os.fdopen(read, "rb") as fh:
         consume(_messages(fh))
 
