@@ -149,7 +149,7 @@ def restamp(path: Path, resource: dict, record: Provenance) -> None:
     row groups (their places in the file included), then written after the file's bytes up to its old footer,
     into a file beside it that then takes its place (a reader holding the old file, the workbook's process,
     still reads it whole). The bytes are those of writing every row group again with the record
-    (tests/test_open_data.py compares them), without reading or compressing a row."""
+    (tests/test_provenance_formats.py compares them), without reading or compressing a row."""
     schema = arrow_schema(resource, record)
     with pq.ParquetFile(path) as source:
         if source.schema_arrow.metadata == schema.metadata:

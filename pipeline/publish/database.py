@@ -38,7 +38,7 @@ import pandas as pd
 import sqlite_utils
 
 from ..contract.schema import Table, foreign_keys_of
-from ..tools.parallel import WorkerError
+from ..tools.parallel import Feed, WorkerError
 from .provenance import NOT_COVERED, NOT_COVERED_TEXT, Provenance, source_text
 from .tabular import Appended, Coded, Memo, cell_of, kinds
 
@@ -210,13 +210,11 @@ class SideTable(Appended):
     once (:meth:`end`), and waits for the rows just before the publication needs them."""
 
     def __init__(self, resource: dict, path: Path, niceness: int = 0):
-        from ..tools import parallel
-
         assert not foreign_keys_of(resource), "a table written in batches has no foreign key"
         path.unlink(missing_ok=True)
         self.resource, self.name, self.fields, self.path = resource, resource["name"], kinds(resource), path
         self.maker, self.ended = os.getpid(), False
-        self.feed = parallel.Feed(self._fill, niceness)
+        self.feed = Feed(self._fill, niceness)
 
     def _fill(self, batches) -> None:
         """The child: each batch's rows inserted, the forms kept from one batch to the next (``Memo``)."""
