@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ["leitura", "validação", "tabelas em lotes", "derivação", "publicação", "páginas",
+STAGES = ["leitura", "validação", "tabelas em lotes", "derivação", "tabelas em lotes no SQLite", "publicação", "páginas",
           "downloads (em paralelo)", "versão e catálogos", "índice de busca"]
 TINY = {"transportadoras": 8, "linhas": 10, "outorgas": 34, "tarifas": 150, "tarifas_promocionais": 20,
         "infracoes": 30, "caducidades": 5}
@@ -210,14 +210,14 @@ def scaled(factor: str) -> dict[str, int]:
 
 def table(results: list[tuple[str, dict]]) -> str:
     lines = []
-    head = f"{'escala':<8}{'etapa':<18}{'tempo (s)':>11}{'pico (MB)':>11}"
+    head = f"{'escala':<8}{'etapa':<28}{'tempo (s)':>11}{'pico (MB)':>11}"
     lines.append(head)
     for name, r in results:
         for stage in STAGES:
-            lines.append(f"{name:<8}{stage:<18}{r['timings'].get(stage, 0):>11.2f}{r['peaks'].get(stage, 0):>11.0f}")
-        lines.append(f"{name:<8}{'total':<18}{r['timings']['total']:>11.2f}{r['peak_mb']:>11.0f}")
-        lines.append(f"{name:<8}{'(processos filhos)':<18}{'':>11}{r.get('children_mb', 0):>11.0f}")
-        lines.append(f"{name:<8}{'(site anterior)':<18}{r.get('removed_s', 0):>11.2f}{'':>11}")
+            lines.append(f"{name:<8}{stage:<28}{r['timings'].get(stage, 0):>11.2f}{r['peaks'].get(stage, 0):>11.0f}")
+        lines.append(f"{name:<8}{'total':<28}{r['timings']['total']:>11.2f}{r['peak_mb']:>11.0f}")
+        lines.append(f"{name:<8}{'(processos filhos)':<28}{'':>11}{r.get('children_mb', 0):>11.0f}")
+        lines.append(f"{name:<8}{'(site anterior)':<28}{r.get('removed_s', 0):>11.2f}{'':>11}")
     lines.append("")
     lines.append(f"{'escala':<8}{'páginas':>9}{'etapa pág/s':>13}{'render (s)':>12}{'render pág/s':>14}"
                  f"{'Jinja2 puro (s)':>17}{'Jinja2 puro pág/s':>19}{'razão':>8}{'render/puro em disco (s)':>26}")

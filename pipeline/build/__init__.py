@@ -190,8 +190,9 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                 raise BuildError(str(exc)) from None
         # the release's name, known before anything is written: every file cites where it is kept
         version = versions.input_version(settings.as_of, settings.data, _output_settings(settings))
-        with progress.stage("tabelas em lotes no SQLite"):  # filled beside the reading and the derive stage
-            _wait_for(sides)
+        if sides:  # the tickets' SQLite inserts, beside the reading and the derive stage (batches.start)
+            with progress.stage("tabelas em lotes no SQLite"):
+                _wait_for(sides)
         with progress.stage("publicação"):  # the files are written by other processes, beside the pages
             published = publish(derived, report, schema, staging / "dados", in_background=True,
                                 site_url=settings.site_url, version=version,
