@@ -162,8 +162,9 @@ def _split(export, names: list[str], shown: str) -> Columns | None:
 
 def decoded(cells: pa.Array, encoding: str) -> list[str]:
     """The texts of ``cells`` (an Arrow array of bytes in ``encoding``, Latin-1 or UTF-8, the whole file's
-    bytes known to decode: a cell, cut at ASCII marks, is whole UTF-8 then). Latin-1 is made UTF-8 in numpy, each byte from 0x80 becoming the two bytes of
-    its code point, and Arrow then makes the texts, without a Python object per cell on the way."""
+    bytes known to decode: a cell, cut at ASCII marks, is whole UTF-8 then). Latin-1 is made UTF-8 in numpy,
+    each byte from 0x80 becoming the two bytes of its code point, and Arrow then makes the texts, without a
+    Python object per cell on the way."""
     if encoding == "utf-8":
         return cells.cast(pa.string()).to_pylist()
     if encoding != "latin-1":

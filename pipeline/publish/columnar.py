@@ -13,6 +13,7 @@ converted one group at a time. The writer stamps no clock: the same table gives 
 from __future__ import annotations
 
 import os
+import shutil
 from datetime import time
 from pathlib import Path
 
@@ -162,23 +163,13 @@ def restamp(path: Path, resource: dict, record: Provenance) -> None:
     made = pa.BufferOutputStream()
     footer.write_metadata_file(made)  # "PAR1", the footer, its length, "PAR1"
     temp = path.with_name(f".{path.name}.proveniencia")
-    with open(path, "rb") as src, open(temp, "wb") as dst:
-        src.seek(-8, os.SEEK_END)
-        body = src.tell() - int.from_bytes(src.read(4), "little")  # where the old footer starts
-        src.seek(0)
-        _copy(src, dst, body)
-        dst.write(memoryview(made.getvalue())[4:])
+    shutil.copyfile(path, temp)
+    with open(temp, "r+b") as fh:
+        fh.seek(-8, os.SEEK_END)
+        fh.truncate(fh.tell() - int.from_bytes(fh.read(4), "little"))  # the old footer, its length and "PAR1" go
+        fh.seek(0, os.SEEK_END)
+        fh.write(memoryview(made.getvalue())[4:])
     os.replace(temp, path)
-
-
-def _copy(src, dst, size: int) -> None:
-    """The first ``size`` bytes of ``src`` into ``dst``."""
-    while size > 0:
-        chunk = src.read(min(size, 1 << 20))
-        if not chunk:
-            raise OSError(f"{src.name}: o arquivo acabou antes do previsto")
-        dst.write(chunk)
-        size -= len(chunk)
 
 
 def read_frames(path: Path, rows: int = ROW_GROUP):

@@ -213,7 +213,7 @@ class SideTable(Appended):
         assert not foreign_keys_of(resource), "a table written in batches has no foreign key"
         path.unlink(missing_ok=True)
         self.resource, self.name, self.fields, self.path = resource, resource["name"], kinds(resource), path
-        self.maker, self.ended = os.getpid(), False
+        self.ended = False
         self.feed = Feed(self._fill, niceness)
 
     def _fill(self, batches) -> None:
@@ -235,7 +235,7 @@ class SideTable(Appended):
         try:
             self.feed.send((len(df), {n: _narrow(*coded.numbers(n)) for n, _ in self.fields}))
         except WorkerError:
-            if os.getpid() == self.maker:
+            if os.getpid() == self.feed.maker:
                 raise
             self.ended = True  # the inserts failed: the maker, waiting for them, says why
 
@@ -251,13 +251,10 @@ class SideTable(Appended):
         self.feed.cancel()
 
     def close(self, complete: bool = True) -> None:
-        if os.getpid() != self.maker:  # sent from a process forked after it: the maker waits
-            self.end()
-            return
         try:
-            self.wait()
+            self.feed.close()  # sent from a process forked after it: its messages ended, the maker waits
         finally:
-            if not complete:
+            if not complete and os.getpid() == self.feed.maker:
                 self.path.unlink(missing_ok=True)
 
 

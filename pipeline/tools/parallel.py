@@ -188,9 +188,13 @@ class Feed:
             pass
 
     def close(self) -> None:
+        """End this process's messages and wait for the child; in a process forked after the feed, which cannot
+        wait for a child not its own, end its messages only."""
         if self.call is None:
             return
         self.end()
+        if os.getpid() != self.maker:
+            return
         call, self.call = self.call, None
         call.result()
 
