@@ -9,7 +9,8 @@ from pipeline.contract.limits import MAX_QUERY
 from pipeline.read.provenance import BY_THE_DECREE, REVOKED
 from pipeline.site.compiled import TEMPLATES
 from pipeline.site.filters import FILTERS
-from pipeline.site.urls import menu
+from pipeline.site.fixed import fixed_part
+from pipeline.site.urls import current, menu
 
 _HERE = Path(__file__).resolve().parent
 
@@ -61,4 +62,6 @@ JINJA_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "autoescape": T
 # The theme's pt-BR filters, for every page (the hand-written pages too: their footer shows dates).
 JINJA_FILTERS = FILTERS
 # Constants the pages share with the code (one place for each rule).
-JINJA_GLOBALS = {"MAX_CONSULTA": MAX_QUERY, "MENU": menu(), "REVOGADO": REVOKED, "PELAS_REGRAS": BY_THE_DECREE}
+JINJA_GLOBALS = {"MAX_CONSULTA": MAX_QUERY, "MENU": menu(), "REVOGADO": REVOKED, "PELAS_REGRAS": BY_THE_DECREE,
+                 # the header and the footer, made once (pipeline/site/fixed.py); the menu's entries a page is under
+                 "parte_fixa": fixed_part, "menu_atual": current}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -65,6 +65,33 @@ def test_every_page_kind_exists(site):
         assert page.html["lang"] == "pt-BR", url
         assert len(page.find_all("h1")) == 1, url
         assert page.find("main", id="conteudo"), url
+
+
+def _menu_current(site: Path, url: str) -> list[str]:
+    nav = soup(site, url).find("nav", attrs={"aria-label": "Seções do portal"})
+    return [text(a) for a in nav.find_all("a", attrs={"aria-current": "page"})]
+
+
+def test_each_page_marks_its_own_menu_entry_and_no_other(site):
+    """The header is made once per set of current entries (pipeline/site/fixed.py), not once per page."""
+    assert _menu_current(site, "/") == []
+    assert _menu_current(site, "/linhas/") == ["Linhas"]
+    assert _menu_current(site, "/linhas/12-0140-00/") == ["Linhas"]
+    assert _menu_current(site, "/transportadoras/11222333000181/") == ["Transportadoras"]
+    assert _menu_current(site, "/dados/qualidade/") == ["Dados abertos"]
+    assert _menu_current(site, "/sobre/") == []  # a page of content/ (Pelican's generator), not in the menu
+    assert _menu_current(site, "/linhas/") == ["Linhas"]  # asked again: each page as written
+
+
+def test_every_page_of_a_build_has_that_build_s_footer(tmp_path):
+    """The footer is made once per build: two builds in one process, of two reference dates, each show theirs,
+    on the portal's pages and on those of content/ alike."""
+    for as_of in (date(2026, 6, 30), date(2025, 1, 2)):
+        out = tmp_path / as_of.isoformat()
+        build(Settings(data=(MINIMAL,), out=out, as_of=as_of, search_index=False))
+        footers = {str(soup(out, url).find("footer")) for url in ("/", "/linhas/12-0140-00/", "/sobre/", "/decreto/")}
+        assert len(footers) == 1
+        assert f'<time datetime="{as_of.isoformat()}">{as_of:%d/%m/%Y}</time>' in footers.pop()
 
 
 def test_home_shows_counts_and_search_form(site):

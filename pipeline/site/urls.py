@@ -44,6 +44,12 @@ def menu() -> list[tuple[str, str]]:
     return [(f"/{k.index}/", k.menu) for k in kinds.RECORD_KINDS] + list(PAGES_IN_MENU)
 
 
+def current(entries: list[tuple[str, str]], page_url: str | None) -> tuple[str, ...]:
+    """The addresses of the menu ``entries`` (:func:`menu`) that are the page at ``page_url``'s own
+    (``aria-current``): those it lies under."""
+    return tuple(url for url, _ in entries if page_url and page_url.startswith(url))
+
+
 # what changed since the previous release (pipeline/release/changes.py)
 CHANGES = "dados/mudancas/"
 
