@@ -435,6 +435,64 @@ def test_each_page_lists_its_owner_s_latest_notices_as_the_published_table_order
     assert checked > RECENT_INFRACTIONS * 2
 
 
+def test_each_listed_notice_shows_its_own_published_row_in_pt_br(sample_site):
+    """Every row of a line's and a carrier's list of notices, as a reader sees it, recomputed from infracoes.csv
+    and the labels the published descriptor gives: the page's cells are made apart from the records
+    (pipeline/site/notices.py ``shown``), so each must still be its own notice's."""
+    import csv as _csv
+    import json as _json
+
+    with open(sample_site / "dados" / "infracoes.csv", encoding="utf-8", newline="") as fh:
+        notices = {n["numero_auto"]: n for n in _csv.DictReader(fh)}
+    descriptor = _json.loads((sample_site / "dados" / "datapackage.json").read_text(encoding="utf-8"))
+    fields = {f["name"]: f for r in descriptor["resources"] if r["name"] == "infracoes" for f in r["schema"]["fields"]}
+    labels = {name: {c["value"]: c["label"] for c in fields[name]["categories"]} for name in ("penalidade", "situacao")}
+    carriers = {page.parent.name for page in (sample_site / "transportadoras").glob("*/index.html")}
+
+    def day(iso):  # a date, or a date and time to the minute
+        return "—" if not iso else f"{iso[8:10]}/{iso[5:7]}/{iso[:4]}" + (f" {iso[11:16]}" if iso[11:] else "")
+
+    def money(text):
+        if not text:
+            return "—"
+        whole, cents = f"{float(text):.2f}".split(".")
+        return f"R$\u00a0{int(whole):,}".replace(",", ".") + f",{cents}"
+
+    checked = set()
+    for folder in ("linhas", "transportadoras"):
+        for page in sorted((sample_site / folder).glob("*/index.html")):
+            summary = soup(sample_site, f"/{folder}/{page.parent.name}/").find("summary", string=re.compile("^Autos mais"))
+            if summary is None:
+                continue
+            rows = summary.parent.select("tbody tr")
+            listed = _json.loads((page.parent / "index.json").read_text(encoding="utf-8"))["infracoes"]
+            assert [text(tr.th) for tr in rows] == [n["numero_auto"] for n in listed], page  # the records' order
+            for tr in rows:
+                cells = tr.find_all(["th", "td"])
+                n = notices[text(cells[0])]
+                assert cells[1].time["datetime"] == n["data_hora"], page
+                assert text(cells[1]) == day(n["data_hora"]), page
+                if folder == "linhas":
+                    cnpj = n["transportadora_cnpj"]
+                    link = cells[2].a
+                    assert (link["href"] == f"/transportadoras/{cnpj}/") if cnpj in carriers else link is None, page
+                    if link is not None:
+                        assert text(link) == n["transportadora_nome"], page
+                else:
+                    assert text(cells[2]) == (n["linha_prefixo"] or "—"), page
+                    if n["linha_prefixo"]:
+                        assert cells[2].a["href"] == f"/linhas/{n['linha_prefixo'].lower()}/", page
+                place = " — ".join(filter(None, [n["local"], "/".join(filter(None, [n["municipio"], n["uf"]]))]))
+                assert text(cells[3]) == text(BeautifulSoup(place, "html.parser")), page
+                assert text(cells[4]) == n["enquadramento"] and cells[4].a["href"].startswith("/decreto/#art-78"), page
+                assert text(cells[5]) == labels["penalidade"][n["penalidade"]], page
+                assert cells[6].get_text() == money(n["valor_multa"]), page
+                assert text(cells[7]) == labels["situacao"][n["situacao"]], page
+                assert [text(cells[8]), text(cells[9])] == [day(n["prazo_defesa"]), day(n["prazo_recurso"])], page
+                checked.add((folder, n["numero_auto"]))
+    assert len({k for f, k in checked if f == "linhas"}) > 20 and len({k for f, k in checked if f != "linhas"}) > 20
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 6), st.sampled_from(["A", "B", "C"]), st.sampled_from(["", "L1", "L2"])),
                 max_size=60),

@@ -30,21 +30,9 @@ from ..tools import parallel
 from . import charts, cities, datafiles, feeds, identifiers, names, notices, timetable, urls, verification
 from .cities import OPEN_LINES, ligacao
 from .context import SiteData
-from .filters import FILTERS
+from .filters import FILTERS, label
 from .indexes import LINE_FIELDS, kind_index
 from .record import addressed, as_json, attribute_lookup
-
-
-def label(schema, table: str, field: str, value) -> str:
-    """The pt-BR label of an enum value, from the schema's ``categories``."""
-    try:
-        found = schema.labels.get((table, field, value))
-    except TypeError:  # an unhashable value has no label
-        found = None
-    if found is not None:
-        return found
-    return "—" if value in (None, "") else str(value)
-
 
 # The machine-readable forms of each section's index pages: its table's downloads and, where there is
 # one, its Atom feed (pipeline/site/feeds.py); the home page links every feed. Record pages link their

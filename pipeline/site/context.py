@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 import pandas as pd
@@ -24,7 +24,7 @@ from ..validate import Report
 from . import notices, urls, verification
 from .cities import arrange_cities, collation_key, tickets_by_pair
 from .coverage import NOUNS, Coverage, join
-from .filters import numero
+from .filters import label, numero
 from .indexes import lines_by_uf
 from .record import Record, Rows
 
@@ -436,10 +436,11 @@ class SiteData:
         # renders (record.Rows)
         shown = pd.Index(recent["transportadora_cnpj"].index).union(recent["linha_prefixo"].index, sort=False)
         columns = {name: values for name, values in zip(inf.columns, _columns(inf.loc[shown]))}
+        cells = notices.shown(columns, carriers, partial(label, self.schema, "infracoes"))  # as the pages show them
         for key, owners in (("transportadora_cnpj", carriers), ("linha_prefixo", lines)):
             positions = shown.get_indexer(recent[key].index)
             for owner, at in pd.Series(positions).groupby(recent[key].to_numpy(), sort=False).indices.items():
-                owners[owner]["infracoes"] = Rows(columns, positions[at].tolist())
+                owners[owner]["infracoes"] = Rows(columns, positions[at].tolist(), cells)
 
     def _arrange_findings(self, carriers, lines, outorgas, caducidades, promos) -> list[dict]:
         """Attach each finding to every page it concerns (record, line, carrier)."""

@@ -55,6 +55,17 @@ def tamanho(size) -> str:
     return f"{numero(size)} bytes"
 
 
+def label(schema, table: str, field: str, value) -> str:
+    """The pt-BR label of an enum value, from the schema's ``categories`` (the templates' ``rotulo``)."""
+    try:
+        found = schema.labels.get((table, field, value))
+    except TypeError:  # an unhashable value has no label
+        found = None
+    if found is not None:
+        return found
+    return "—" if value in (None, "") else str(value)
+
+
 def sim_nao(value) -> str:
     return "sim" if value else "não"
 

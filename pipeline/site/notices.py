@@ -35,6 +35,53 @@ FIELDS = ["numero", "transportadora", "transportadora_url", "linha", "linha_url"
           "prazo_recurso"]
 
 
+def place(local, municipio, uf) -> str | None:
+    """Where a notice was drawn up, as a page and the search show it: ``BR-050, km 775 — BELEM/PA``; None when
+    the source names no place."""
+    return " — ".join(filter(None, [local, "/".join(filter(None, [municipio, uf]))])) or None
+
+
+def _each_distinct(fn, values: list) -> list:
+    """``[fn(v) for v in values]``, ``fn`` called once per distinct value."""
+    made: dict = {}
+    return [made[v] if v in made else made.setdefault(v, fn(v)) for v in values]
+
+
+def shown(columns: dict[str, list], carriers: dict, label) -> dict[str, list]:
+    """The cells of the notices listed on a line's or a carrier's page (``_tables.html`` ``infractions``) as the
+    page shows them, from the notices' ``columns`` (``{name: values}``, a row a position): each cell made by the
+    theme's filters (pipeline/site/filters.py) once per distinct value, not once per row of every page in the
+    template. ``carriers``: ``{cnpj: carrier}``; ``label(field, value)``: the pt-BR label of a value of
+    ``infracoes``. A notice whose carrier has no page names its CNPJ, formatted."""
+    from .filters import FILTERS
+
+    day, iso, money = FILTERS["data_br"], FILTERS["iso"], FILTERS["reais"]
+
+    def carrier(cnpj):
+        c = carriers.get(cnpj)
+        return (c["razao_social"], c["url"]) if c else (FILTERS["cnpj"](cnpj), None)
+
+    who = _each_distinct(carrier, columns["transportadora_cnpj"])
+    return {
+        "numero_auto": columns["numero_auto"],
+        "data_hora_iso": _each_distinct(iso, columns["data_hora"]),
+        "data_hora": _each_distinct(day, columns["data_hora"]),
+        "transportadora": [w[0] for w in who],
+        "transportadora_url": [w[1] for w in who],
+        "linha_prefixo": columns["linha_prefixo"],
+        "linha_url": _each_distinct(lambda p: urls.url("linha", slug=slugify(p)) if p else None,
+                                    columns["linha_prefixo"]),
+        "lugar": [place(*where) or "" for where in zip(columns["local"], columns["municipio"], columns["uf"])],
+        "enquadramento": columns["enquadramento"],
+        "enquadramento_url": _each_distinct(clausula_url, columns["enquadramento"]),
+        "penalidade": _each_distinct(lambda v: label("penalidade", v), columns["penalidade"]),
+        "valor_multa": _each_distinct(money, columns["valor_multa"]),
+        "situacao": _each_distinct(lambda v: label("situacao", v), columns["situacao"]),
+        "prazo_defesa": _each_distinct(day, columns["prazo_defesa"]),
+        "prazo_recurso": _each_distinct(day, columns["prazo_recurso"]),
+    }
+
+
 def suffix_length(count: int) -> int:
     """How many final characters of the number name a file: 10^n files of about ``PER_FILE`` notices."""
     return max(1, math.ceil(math.log10(count / PER_FILE))) if count > PER_FILE else 1
@@ -97,15 +144,14 @@ def shards(data, label, digits: int, part: int = 0, parts: int = 1) -> dict[str,
 
     coded = Coded(rows)
     who = coded.column("transportadora_cnpj", carrier)
-    place = [" — ".join(filter(None, [lo, "/".join(filter(None, [m, uf]))])) or None
-             for lo, m, uf in zip(rows["local"].tolist(), rows["municipio"].tolist(), rows["uf"].tolist())]
+    where = [place(*w) for w in zip(rows["local"].tolist(), rows["municipio"].tolist(), rows["uf"].tolist())]
     columns = [
         rows["numero_auto"].tolist(),
         [w[0] for w in who], [w[1] for w in who],
         [p or None for p in rows["linha_prefixo"].tolist()],
         coded.column("linha_prefixo", lambda p: urls.url("linha", slug=slugify(p)) if p else None),
         _iso(rows["data_hora"], "m"),
-        place,
+        where,
         rows["enquadramento"].tolist(),
         coded.column("enquadramento", clausula_url),
         rows["grupo"].tolist(),

@@ -46,10 +46,13 @@ class Rows(MadeOnDemand):
     """Some rows of a table, from ``columns`` (``{name: list of values}``, shared by every ``Rows`` of the
     table) at ``positions``: the latest notices of every carrier and line are kept as positions alone."""
 
-    __slots__ = ("positions", "_names", "_values")
+    __slots__ = ("positions", "_names", "_values", "shown")
 
-    def __init__(self, columns: dict[str, list], positions: Sequence[int]):
+    def __init__(self, columns: dict[str, list], positions: Sequence[int], shown: dict[str, list] | None = None):
+        """``shown``: the same rows' cells as a page shows them (``{name: texts}``, position for position), given
+        to the templates as :attr:`shown` (the records, in JSON, keep the values)."""
         self.positions, self._names, self._values = positions, tuple(columns), tuple(columns.values())
+        self.shown = Rows(shown, positions) if shown is not None else None
 
     def __len__(self) -> int:
         return len(self.positions)
