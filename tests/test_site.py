@@ -435,6 +435,19 @@ def test_each_page_lists_its_owner_s_latest_notices_as_the_published_table_order
     assert checked > RECENT_INFRACTIONS * 2
 
 
+@pytest.mark.parametrize("local, municipio, uf, shown", [
+    ("BR-050, km 775", "BELEM", "PA", "BR-050, km 775 — BELEM/PA"),
+    ("", "BELEM", "PA", "BELEM/PA"),  # no dash before the place when the source names no local
+    ("BR-050, km 775", "", "PA", "BR-050, km 775 — PA"),
+    ("BR-050, km 775", None, None, "BR-050, km 775"),
+    ("", "", "", None),
+])
+def test_a_notice_s_place_is_one_rule_for_its_page_row_and_its_search_file(local, municipio, uf, shown):
+    from pipeline.site import notices
+
+    assert notices.place(local, municipio, uf) == shown
+
+
 def test_each_listed_notice_shows_its_own_published_row_in_pt_br(sample_site):
     """Every row of a line's and a carrier's list of notices, as a reader sees it, recomputed from infracoes.csv
     and the labels the published descriptor gives: the page's cells are made apart from the records

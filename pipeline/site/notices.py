@@ -19,7 +19,7 @@ import pandas as pd
 from ..contract.identifiers import slugify
 from ..publish.tabular import Coded, cell
 from . import urls
-from .filters import clausula_url
+from .filters import FILTERS, clausula_url
 from .identifiers import key
 
 PER_FILE = 100
@@ -53,8 +53,6 @@ def shown(columns: dict[str, list], carriers: dict, label) -> dict[str, list]:
     theme's filters (pipeline/site/filters.py) once per distinct value, not once per row of every page in the
     template. ``carriers``: ``{cnpj: carrier}``; ``label(field, value)``: the pt-BR label of a value of
     ``infracoes``. A notice whose carrier has no page names its CNPJ, formatted."""
-    from .filters import FILTERS
-
     day, iso, money = FILTERS["data_br"], FILTERS["iso"], FILTERS["reais"]
 
     def carrier(cnpj):
