@@ -5,7 +5,9 @@ browser index kept byte-reproducible (pipeline/index/pagefind.py)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from bs4 import BeautifulSoup
 
 from pipeline.site import names, notices
@@ -95,6 +97,34 @@ def test_the_browser_index_is_the_same_bytes_however_pagefind_orders_its_filters
     second = {p.relative_to(again): p.read_bytes() for p in (again / "pagefind").rglob("*") if p.is_file()}
     assert first.keys() == second.keys() and all(first[k] == second[k] for k in first)
     assert list((site / "pagefind" / "filter").glob("*.pf_filter"))  # filters there to be ordered
+
+
+@pytest.mark.skipif(not Path("/dev/shm").is_dir(), reason="no tmpfs (/dev/shm): its folders list in the order made")
+def test_the_browser_index_is_the_same_bytes_whatever_order_the_pages_were_made_in(site):
+    """Pagefind numbers the pages in the order the file system lists them; in memory (tmpfs) that is the order
+    they were made, which the page workers do not fix. The same pages, made in opposite orders, give the same
+    bundle (pipeline/index/pagefind.py ``_in_order``)."""
+    import os
+    import shutil
+    import tempfile
+
+    from pipeline.index import pagefind
+    from pipeline.site import urls as site_urls
+
+    files = sorted(p.relative_to(site) for p in site.rglob("index.html"))
+    bundles, listed = [], []
+    for order in (files, files[::-1]):
+        with tempfile.TemporaryDirectory(dir="/dev/shm") as tmp:
+            pages, out = Path(tmp) / "paginas", Path(tmp) / "site"
+            for relative in order:
+                (pages / relative).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(site / relative, pages / relative)
+            listed.append(os.listdir(pages / "linhas"))
+            out.mkdir()
+            pagefind.index(out, site_urls.search_globs(), pages)
+            bundles.append({p.relative_to(out): p.read_bytes() for p in (out / "pagefind").rglob("*") if p.is_file()})
+    assert listed[0] != listed[1]  # the folder lists its pages in the order they were made: the test can fail
+    assert bundles[0].keys() == bundles[1].keys() and all(bundles[0][k] == bundles[1][k] for k in bundles[0])
 
 
 def test_pagefind_is_given_the_body_less_the_ignored_tables_that_hold_no_filter():

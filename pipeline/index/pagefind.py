@@ -4,6 +4,12 @@ Pagefind 1.5 writes its filter indexes (and the list of them in its metadata) in
 changes from run to run; the build must give byte-identical output, so :func:`normalise` rewrites those
 files with their values sorted and names them by their content, as the zip of the package is normalised
 (pipeline/publish/archive.py). The files are gzip'd CBOR after a ``pagefind_dcd`` signature.
+
+Pagefind also numbers the pages in the order the file system lists them, and that order shows in its
+bundle. ext4 lists a folder by a hash of the names; tmpfs (``/dev/shm``) and others, in the order the
+entries were made, which the page workers make in no fixed order: two builds of the same site in memory
+gave two bundles. Pagefind is therefore given the pages in a folder made in the order of their paths
+(:func:`_in_order`).
 """
 
 from __future__ import annotations
@@ -11,8 +17,11 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import cbor2
@@ -35,15 +44,35 @@ def index(out: Path, globs: list[str], pages: Path | None = None) -> None:
     page by the site's writer, pipeline/site/writer.py ``pagefind_text``): the same bundle, byte for byte,
     in much less of Pagefind's time (tests/test_search_lookups.py)."""
     glob = "{" + ",".join(globs) + "}"
-    site = pages if pages is not None else out
-    proc = subprocess.run(
-        [sys.executable, "-m", "pagefind", "--site", str(site), "--glob", glob, "--silent",
-         "--output-path", str(Path(out).resolve() / "pagefind")],
-        capture_output=True, text=True,
-    )
+    with tempfile.TemporaryDirectory(prefix=".em-ordem-", dir=pages) as ordered:  # in ``pages``: gone with it
+        site = _in_order(pages if pages is not None else out, globs, Path(ordered), move=pages is not None)
+        proc = subprocess.run(
+            [sys.executable, "-m", "pagefind", "--site", str(site), "--glob", glob, "--silent",
+             "--output-path", str(Path(out).resolve() / "pagefind")],
+            capture_output=True, text=True,
+        )
     if proc.returncode != 0:
         raise PagefindError(f"Pagefind falhou ao indexar o site: {proc.stderr.strip() or proc.stdout.strip()}")
     normalise(out / "pagefind")
+
+
+def _in_order(site: Path, globs: list[str], into: Path, move: bool) -> Path:
+    """The files of ``site`` that ``globs`` match, in ``into``, each folder and file made in the order of the
+    paths (see the module's note): moved there with ``move`` (the build's own folder of what Pagefind reads),
+    else linked (or copied where links cannot be made). Returns ``into``."""
+    site = Path(site)
+    found = sorted({p.relative_to(site).as_posix() for g in globs for p in site.glob(g) if p.is_file()})
+    for relative in found:
+        target = into / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if move:
+            os.replace(site / relative, target)
+            continue
+        try:
+            os.link(site / relative, target)
+        except OSError:
+            shutil.copyfile(site / relative, target)
+    return into
 
 
 def _read(path: Path):
