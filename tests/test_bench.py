@@ -52,3 +52,18 @@ def test_the_tickets_bench_runs_two_codes_alternately_and_compares_what_they_pub
     rows = [line.split() for line in proc.stdout.splitlines()[1:3]]
     assert [(r[0], r[1]) for r in rows] == [("este", "1824"), ("contra", "1824")]
     assert "arquivos publicados: iguais" in proc.stdout
+
+
+@pytest.mark.slow
+def test_the_cpu_bench_gives_each_stage_s_cpu_for_two_codes_and_compares_their_sites():
+    """bench/cpu.py on the sample, this checkout against itself: each stage's wall time and CPU, the sites the same."""
+    proc = subprocess.run([sys.executable, "bench/cpu.py", "--pacote", "datasets", "--contra", ".", "--comparar"],
+                          cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for label in ("este", "contra"):
+        rows = [line.split() for line in proc.stdout.splitlines() if line.startswith(f"{label} ")]
+        stages = {" ".join(r[1:-3]): [float(x) for x in r[-3:]] for r in rows
+                  if len(r) >= 5 and all(x.replace(".", "", 1).isdigit() for x in r[-3:])}
+        assert {"leitura", "validação", "páginas", "total"} <= stages.keys()
+        assert stages["total"][0] > 0 and stages["total"][1] > 0  # wall time, user CPU
+    assert "sites: iguais" in proc.stdout
