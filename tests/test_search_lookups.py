@@ -101,8 +101,8 @@ def test_the_browser_index_is_the_same_bytes_however_pagefind_orders_its_filters
 
 @pytest.mark.skipif(not Path("/dev/shm").is_dir(), reason="no tmpfs (/dev/shm): its folders list in the order made")
 def test_the_browser_index_is_the_same_bytes_whatever_order_the_pages_were_made_in(site):
-    """Pagefind numbers the pages in the order the file system lists them; in memory (tmpfs) that is the order
-    they were made, which the page workers do not fix. The same pages, made in opposite orders, give the same
+    """Pagefind's bundle follows the order in which the file system lists the pages; in memory (tmpfs) that is
+    the order they were made, which the page workers do not fix. The same pages, made in opposite orders, give the same
     bundle (pipeline/index/pagefind.py ``_in_order``)."""
     import os
     import shutil

@@ -5,11 +5,11 @@ changes from run to run; the build must give byte-identical output, so :func:`no
 files with their values sorted and names them by their content, as the zip of the package is normalised
 (pipeline/publish/archive.py). The files are gzip'd CBOR after a ``pagefind_dcd`` signature.
 
-Pagefind also numbers the pages in the order the file system lists them, and that order shows in its
-bundle. ext4 lists a folder by a hash of the names; tmpfs (``/dev/shm``) and others, in the order the
-entries were made, which the page workers make in no fixed order: two builds of the same site in memory
+Pagefind's bundle also follows the order in which the file system lists the pages. ext4 lists a large
+folder by a hash of the names, seeded for each file system; tmpfs (``/dev/shm``) and others, in the order
+the entries were made, which the page workers make in no fixed order: two builds of the same site in memory
 gave two bundles. Pagefind is therefore given the pages in a folder made in the order of their paths
-(:func:`_in_order`).
+(:func:`_in_order`). Across file systems the bundle may still differ (ext4's seed).
 """
 
 from __future__ import annotations
