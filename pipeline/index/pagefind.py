@@ -57,13 +57,19 @@ def index(out: Path, globs: list[str], pages: Path | None = None) -> None:
 
 
 def _in_order(site: Path, globs: list[str], into: Path, move: bool) -> Path:
-    """The files of ``site`` that ``globs`` match, in ``into``, each folder and file made in the order of the
+    """The files of ``site`` that ``globs`` match, in ``into``, each folder's entries made in the order of the
     paths (see the module's note): moved there with ``move`` (the build's own folder of what Pagefind reads),
-    else linked (or copied where links cannot be made). Returns ``into``."""
+    a page's folder that holds that page alone moved whole (a folder made anew is an inode to allocate: some
+    20,000 at national scale), else linked (or copied where links cannot be made). Returns ``into``."""
     site = Path(site)
     found = sorted({p.relative_to(site).as_posix() for g in globs for p in site.glob(g) if p.is_file()})
     for relative in found:
         target = into / relative
+        if move and "/" in relative and not target.parent.exists() \
+                and os.listdir((site / relative).parent) == [target.name]:
+            target.parent.parent.mkdir(parents=True, exist_ok=True)
+            os.replace((site / relative).parent, target.parent)
+            continue
         target.parent.mkdir(parents=True, exist_ok=True)
         if move:
             os.replace(site / relative, target)
