@@ -18,6 +18,7 @@ import pandas as pd
 
 from ..contract.identifiers import slugify
 from ..publish.tabular import Coded, cell
+from ..read.source import once_per_value
 from . import urls
 from .filters import FILTERS, clausula_url
 from .identifiers import key
@@ -41,12 +42,6 @@ def place(local, municipio, uf) -> str | None:
     return " — ".join(filter(None, [local, "/".join(filter(None, [municipio, uf]))])) or None
 
 
-def _each_distinct(fn, values: list) -> list:
-    """``[fn(v) for v in values]``, ``fn`` called once per distinct value."""
-    made: dict = {}
-    return [made[v] if v in made else made.setdefault(v, fn(v)) for v in values]
-
-
 def shown(columns: dict[str, list], carriers: dict, label) -> dict[str, list]:
     """The cells of the notices listed on a line's or a carrier's page (``_tables.html`` ``infractions``) as the
     page shows them, from the notices' ``columns`` (``{name: values}``, a row a position): each cell made by the
@@ -59,24 +54,24 @@ def shown(columns: dict[str, list], carriers: dict, label) -> dict[str, list]:
         c = carriers.get(cnpj)
         return (c["razao_social"], c["url"]) if c else (FILTERS["cnpj"](cnpj), None)
 
-    who = _each_distinct(carrier, columns["transportadora_cnpj"])
+    who = once_per_value(carrier, columns["transportadora_cnpj"])
     return {
         "numero_auto": columns["numero_auto"],
-        "data_hora_iso": _each_distinct(iso, columns["data_hora"]),
-        "data_hora": _each_distinct(day, columns["data_hora"]),
+        "data_hora_iso": once_per_value(iso, columns["data_hora"]),
+        "data_hora": once_per_value(day, columns["data_hora"]),
         "transportadora": [w[0] for w in who],
         "transportadora_url": [w[1] for w in who],
         "linha_prefixo": columns["linha_prefixo"],
-        "linha_url": _each_distinct(lambda p: urls.url("linha", slug=slugify(p)) if p else None,
+        "linha_url": once_per_value(lambda p: urls.url("linha", slug=slugify(p)) if p else None,
                                     columns["linha_prefixo"]),
         "lugar": [place(*where) or "" for where in zip(columns["local"], columns["municipio"], columns["uf"])],
         "enquadramento": columns["enquadramento"],
-        "enquadramento_url": _each_distinct(clausula_url, columns["enquadramento"]),
-        "penalidade": _each_distinct(lambda v: label("penalidade", v), columns["penalidade"]),
-        "valor_multa": _each_distinct(money, columns["valor_multa"]),
-        "situacao": _each_distinct(lambda v: label("situacao", v), columns["situacao"]),
-        "prazo_defesa": _each_distinct(day, columns["prazo_defesa"]),
-        "prazo_recurso": _each_distinct(day, columns["prazo_recurso"]),
+        "enquadramento_url": once_per_value(clausula_url, columns["enquadramento"]),
+        "penalidade": once_per_value(lambda v: label("penalidade", v), columns["penalidade"]),
+        "valor_multa": once_per_value(money, columns["valor_multa"]),
+        "situacao": once_per_value(lambda v: label("situacao", v), columns["situacao"]),
+        "prazo_defesa": once_per_value(day, columns["prazo_defesa"]),
+        "prazo_recurso": once_per_value(day, columns["prazo_recurso"]),
     }
 
 
