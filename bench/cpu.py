@@ -25,7 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import checkouts
 
 _CHILD = r"""
 import io, json, resource, sys, time
@@ -87,26 +87,22 @@ def table(label: str, stages: list[list]) -> str:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--pacote", help="pacote de origem (padrão: o nacional com um ano de bilhetes)")
-    p.add_argument("--contra", help="raiz de outro checkout do projeto, medido alternadamente com este")
-    p.add_argument("--vezes", type=int, default=1, help="builds de cada código")
+    checkouts.add_options(p, "pacote de origem", 1, "builds")
     p.add_argument("--comparar", action="store_true", help="compara os sites do primeiro par (diff -r)")
     args = p.parse_args()
-    data = Path(args.pacote) if args.pacote else ROOT / "bench" / "out" / "data-1-952"
-    if not data.is_dir():
-        raise SystemExit(f"{data} não existe: gere-o com make bench ou passe --pacote")
-    codes = [("este", ROOT)] + ([("contra", Path(args.contra).resolve())] if args.contra else [])
+    data = checkouts.package(args.pacote)
+    codes = checkouts.codes(args.contra)
     memory = "/dev/shm" if os.path.isdir("/dev/shm") else None
     with tempfile.TemporaryDirectory(dir=memory, prefix="bench-cpu-") as tmp:
         for time_ in range(args.vezes):
             compare = args.comparar and time_ == 0 and len(codes) > 1
-            for label, code in codes:
+            for label, code in codes.items():
                 print(table(label, run(code, data.resolve(), Path(tmp) / label)), flush=True)
             if compare:
                 same = subprocess.run(["diff", "-rq", str(Path(tmp) / "este"), str(Path(tmp) / "contra")],
                                       capture_output=True, text=True).stdout
                 print("sites: iguais" if not same else f"sites: diferem\n{same[:2000]}", flush=True)
-            for label, _ in codes:  # removed before the next build: see the module's note
+            for label in codes:  # removed before the next build: see the module's note
                 shutil.rmtree(Path(tmp) / label)
                 shutil.rmtree(Path(tmp) / f"{label}-busca", ignore_errors=True)
     return 0

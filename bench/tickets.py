@@ -37,6 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import checkouts
+
 ROOT = Path(__file__).resolve().parent.parent
 
 _CHILD = r"""
@@ -125,26 +127,14 @@ def in_the_build(data: Path, times: int) -> None:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--pacote", help="pacote de origem com bilhetes.csv (padrão: o nacional com um ano de bilhetes)")
-    p.add_argument("--contra", help="raiz de outro checkout do projeto, medido alternadamente com este")
-    p.add_argument("--vezes", type=int, default=3, help="medições de cada código")
+    checkouts.add_options(p, "pacote de origem com bilhetes.csv", 3, "medições")
     p.add_argument("--na-build", action="store_true", help="o custo dos bilhetes na build inteira: com e sem eles")
     args = p.parse_args()
-    if args.pacote:
-        data = Path(args.pacote)
-    else:
-        sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
-        from run import scaled
-
-        from pipeline.sample import generate
-
-        data = ROOT / "bench" / "out" / "data-1-952"
-        if not (data / "datapackage.json").is_file():
-            generate(scaled("1"), 952, data)
+    data = checkouts.package(args.pacote)
     if args.na_build:
         in_the_build(data, args.vezes)
         return 0
-    codes = {"este": ROOT, **({"contra": Path(args.contra).resolve()} if args.contra else {})}
+    codes = checkouts.codes(args.contra)
     with tempfile.TemporaryDirectory(prefix="bench-bilhetes-") as tmp:
         print(f"{'código':<8}{'linhas':>12}{'tempo (s)':>11}{'CPU (s)':>9}{'s por milhão':>14}")
         for _ in range(args.vezes):
