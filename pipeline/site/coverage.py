@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from ..contract.spelling import join
 from ..read.provenance import REVOKED, UNDECLARED, Source, regime_phrase, regime_sentence, table_regimes
+from .record import Rows
 
 # table -> (what "none" reads as, in the singular, gendered; what the table holds, in the plural)
 PHRASES = {
@@ -86,6 +87,8 @@ class Coverage:
     tables: dict[str, list[str]]  # table -> ids of the sources that supply it
     # table -> the regime all its records belong to, when the schema says (pipeline/contract/schema.py ``regime``)
     table_regimes: dict[str, str] = field(default_factory=dict)
+    # (table, ids) -> label: the same few sentences on every page of a kind
+    _labels: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def covered(self, table: str) -> bool:
         return bool(self.tables.get(table))
@@ -98,7 +101,20 @@ class Coverage:
     def label(self, table: str, ids=None) -> str:
         """"ANTT, Quadro de horários 2021 (dados de 2021)"; several sources named together (:func:`named`); a
         folder that declares no source reads "fonte não declarada (pasta x)"."""
-        return named(self.sources_for(table, ids))
+        key = (table, tuple(dict.fromkeys(ids or ())))
+        text = self._labels.get(key)
+        if text is None:
+            text = self._labels[key] = named(self.sources_for(table, key[1]))
+        return text
+
+    def label_of(self, table: str, rows=None) -> str:
+        """:meth:`label` of the sources of ``rows`` (records with a ``fonte``, or a :class:`~.record.Rows`,
+        whose column is read without making its records), or of the whole table when there are none."""
+        if not rows:
+            return self.label(table)
+        if isinstance(rows, Rows):
+            return self.label(table, rows.values("fonte"))
+        return self.label(table, [r.get("fonte") if isinstance(r, dict) else getattr(r, "fonte", None) for r in rows])
 
     def label_ids(self, ids) -> str:
         """The sources named by their ids (a row of ``inconsistencias``), together (:func:`named`)."""

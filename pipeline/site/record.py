@@ -57,6 +57,11 @@ class Rows(MadeOnDemand):
     def __len__(self) -> int:
         return len(self.positions)
 
+    def values(self, name: str) -> list:
+        """The column ``name`` of these rows, without making their records."""
+        column = self._values[self._names.index(name)]
+        return [column[at] for at in self.positions]
+
     def make(self, i: int) -> Record:
         at = self.positions[i]
         return Record(zip(self._names, [values[at] for values in self._values]))
