@@ -532,3 +532,30 @@ def test_the_notices_sorted_for_the_pages_hold_every_owner_s_most_recent(rows, n
             expected |= set(group.index[group["data_hora"] >= nth])
             assert set(ranked.index[:n]) <= got
     assert got == expected
+
+
+class _Html:
+    def __html__(self):
+        return "<b>já seguro</b>"
+
+
+class _Text(str):
+    pass
+
+
+@given(st.text())
+def test_the_templates_escape_writes_what_markupsafe_writes(value):
+    """pipeline/site/templating.py: the same text, of type Markup, as MarkupSafe's escape, for any text, the
+    markup a macro or a filter returns, and everything else a page prints."""
+    import markupsafe
+    from jinja2 import Environment, Undefined
+
+    from pipeline.site.templating import PortalTemplate, escape
+
+    for given_ in (value, markupsafe.Markup(value), _Text(value), None, 12, 1.5, True, _Html(), Undefined(),
+                   "<script>alert('x')</script> & \"S.A.\""):
+        assert escape(given_) == markupsafe.escape(given_) and type(escape(given_)) is markupsafe.Markup
+    env = Environment(autoescape=True)
+    env.template_class = PortalTemplate
+    page = env.from_string("<p>{{ a }}|{{ b }}|{{ c }}</p>").render(a=value, b=markupsafe.Markup("<i>x</i>"), c=_Html())
+    assert page == f"<p>{markupsafe.escape(value)}|<i>x</i>|<b>já seguro</b></p>"

@@ -33,6 +33,7 @@ from .context import SiteData
 from .filters import FILTERS, label
 from .indexes import LINE_FIELDS, kind_index
 from .record import addressed, as_json, attribute_lookup
+from .templating import PortalTemplate
 
 # The machine-readable forms of each section's index pages: its table's downloads and, where there is
 # one, its Atom feed (pipeline/site/feeds.py); the home page links every feed. Record pages link their
@@ -125,6 +126,7 @@ class PortalGenerator(Generator):
         self.env.globals.update(template_globals(self.data))
         self.env.getattr = attribute_lookup(self.env)  # the same lookups, faster (pipeline/site/record.py)
         self.env.make_globals = self._fixed_globals
+        self.env.template_class = PortalTemplate  # a quicker escape, the same output (pipeline/site/templating.py)
 
     def _fixed_globals(self, own: dict | None) -> dict:
         """A template's globals as one dict, the environment's as they are when it is loaded, then its own.
