@@ -559,3 +559,27 @@ def test_the_templates_escape_writes_what_markupsafe_writes(value):
     env.template_class = PortalTemplate
     page = env.from_string("<p>{{ a }}|{{ b }}|{{ c }}</p>").render(a=value, b=markupsafe.Markup("<i>x</i>"), c=_Html())
     assert page == f"<p>{markupsafe.escape(value)}|<i>x</i>|<b>já seguro</b></p>"
+
+
+def test_a_pages_listed_rows_give_the_same_json_by_column():
+    """pipeline/site/record.py: a page's rows kept by column (a line's latest notices) are written to its
+    index.json from their columns converted once, exactly as each row's record would be."""
+    from decimal import Decimal
+
+    import pandas as pd
+
+    from pipeline.site.record import Rows, as_json, json_columns
+
+    columns = {"numero_auto": ["A1", "A2", "A3"], "data_hora": [pd.Timestamp("2021-03-01 10:05"), datetime(2021, 3, 2, 9),
+                                                                 None],
+               "prazo": [date(2021, 4, 1), date(2021, 4, 1), None], "valor": [Decimal("1000.50"), float("nan"), 3.5],
+               "grupo": [1, 2, None]}  # a column holds one type
+    by_column, by_record = Rows(columns, [2, 0, 1], as_json=json_columns(columns)), Rows(columns, [2, 0, 1])
+    page = {"slug": "x", "infracoes": by_column}
+    assert json.dumps(as_json(page)) == json.dumps(as_json({"slug": "x", "infracoes": by_record}))
+    assert as_json(page) == {"slug": "x", "infracoes": [
+        {"numero_auto": "A3", "data_hora": None, "prazo": None, "valor": 3.5, "grupo": None},
+        {"numero_auto": "A1", "data_hora": "2021-03-01T10:05:00", "prazo": "2021-04-01", "valor": "1000.50",
+         "grupo": 1},
+        {"numero_auto": "A2", "data_hora": "2021-03-02T09:00:00", "prazo": "2021-04-01", "valor": None, "grupo": 2}]}
+    assert json_columns({"a": ["x", {"url": "/linhas/x/"}]}) is None and json_columns({"a": [["x"]]}) is None

@@ -26,7 +26,7 @@ from .cities import arrange_cities, collation_key, tickets_by_pair
 from .coverage import NOUNS, Coverage, join
 from .filters import label, numero
 from .indexes import lines_by_uf
-from .record import Record, Rows
+from .record import Record, Rows, json_columns
 
 # Infraction notices listed on a carrier's or a line's page (and in its JSON), the most recent first; the
 # page gives the full count per group and links to every notice in /dados/, and the search finds any
@@ -437,10 +437,11 @@ class SiteData:
         shown = pd.Index(recent["transportadora_cnpj"].index).union(recent["linha_prefixo"].index, sort=False)
         columns = {name: values for name, values in zip(inf.columns, _columns(inf.loc[shown]))}
         cells = notices.shown(columns, carriers, partial(label, self.schema, "infracoes"))  # as the pages show them
+        in_json = json_columns(columns)  # as the pages' JSON gives them
         for key, owners in (("transportadora_cnpj", carriers), ("linha_prefixo", lines)):
             positions = shown.get_indexer(recent[key].index)
             for owner, at in pd.Series(positions).groupby(recent[key].to_numpy(), sort=False).indices.items():
-                owners[owner]["infracoes"] = Rows(columns, positions[at].tolist(), cells)
+                owners[owner]["infracoes"] = Rows(columns, positions[at].tolist(), cells, in_json)
 
     def _arrange_findings(self, carriers, lines, outorgas, caducidades, promos) -> list[dict]:
         """Attach each finding to every page it concerns (record, line, carrier)."""

@@ -6,6 +6,8 @@ import dataclasses
 from collections.abc import Sequence
 from datetime import date, datetime, time
 
+from ..read.source import once_per_value
+
 
 class Record(dict):
     """A record as the templates read it: ``linha.prefixo`` is found as an attribute. Jinja2 tries an
@@ -46,13 +48,16 @@ class Rows(MadeOnDemand):
     """Some rows of a table, from ``columns`` (``{name: list of values}``, shared by every ``Rows`` of the
     table) at ``positions``: the latest notices of every carrier and line are kept as positions alone."""
 
-    __slots__ = ("positions", "_names", "_values", "shown")
+    __slots__ = ("positions", "_names", "_values", "shown", "_json")
 
-    def __init__(self, columns: dict[str, list], positions: Sequence[int], shown: dict[str, list] | None = None):
+    def __init__(self, columns: dict[str, list], positions: Sequence[int], shown: dict[str, list] | None = None,
+                 as_json: tuple[list, ...] | None = None):
         """``shown``: the same rows' cells as a page shows them (``{name: texts}``, position for position), given
-        to the templates as :attr:`shown` (the records, in JSON, keep the values)."""
+        to the templates as :attr:`shown` (the records, in JSON, keep the values). ``as_json``: the columns
+        as :func:`as_json` gives their values (:func:`json_columns`), shared by every ``Rows`` of the table."""
         self.positions, self._names, self._values = positions, tuple(columns), tuple(columns.values())
         self.shown = Rows(shown, positions) if shown is not None else None
+        self._json = as_json
 
     def __len__(self) -> int:
         return len(self.positions)
@@ -132,7 +137,10 @@ def as_json(record: dict, depth: int = 1, page: dict | None = None):
                     out[key] = {"url": value["url"]}
             elif isinstance(value, Sequence) and not isinstance(value, (str, bytes)):  # a list, or one made on demand
                 if depth > 0:
-                    out[key] = [as_json(v, depth - 1, page) for v in value]
+                    if type(value) is Rows and value._json is not None:  # rows of plain values, converted by column
+                        out[key] = [dict(zip(value._names, [c[at] for c in value._json])) for at in value.positions]
+                    else:
+                        out[key] = [as_json(v, depth - 1, page) for v in value]
             else:
                 out[key] = _scalar(value)
         return out
@@ -145,6 +153,29 @@ def as_json(record: dict, depth: int = 1, page: dict | None = None):
 # ISO text (a float NaN is None)
 _AS_IS = frozenset({str, int, bool, type(None)})
 _ISO = frozenset({date, datetime, time})
+
+
+def _field(value):
+    """What :func:`as_json` makes of a field that holds neither a record nor a list."""
+    kind = type(value)
+    if kind in _AS_IS:
+        return value
+    if kind in _ISO:
+        return value.isoformat()
+    if kind is float:
+        return None if value != value else value
+    if isinstance(value, (dict, bytes)) or (isinstance(value, Sequence) and not isinstance(value, str)):
+        raise TypeError(f"not a plain value: {type(value).__name__}")
+    return _scalar(value)
+
+
+def json_columns(columns: dict[str, list]) -> tuple[list, ...] | None:
+    """Each column of ``columns`` (``{name: values}``) as :func:`as_json` gives a record's fields, each distinct
+    value converted once, for :class:`Rows` (``as_json``); None when some value is a record or a list."""
+    try:
+        return tuple(once_per_value(_field, values) for values in columns.values())
+    except TypeError:
+        return None
 
 
 def _scalar(value):
