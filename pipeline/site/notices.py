@@ -114,9 +114,10 @@ NOTICES_PER_JOB = 60_000
 
 def _iso(column: pd.Series, unit: str) -> list:
     """ISO text of each date (``unit="D"``) or date and time to the minute (``"m"``), None where empty:
-    numpy's vectorised formatting (pandas' strftime runs per value)."""
-    values = pd.to_datetime(column, errors="coerce").to_numpy(dtype="datetime64[ns]")
-    return [None if t == "NaT" else t for t in np.datetime_as_string(values, unit=unit).tolist()]
+    numpy's vectorised formatting (pandas' strftime runs per value) of each distinct value once."""
+    codes, distinct = pd.factorize(pd.to_datetime(column, errors="coerce"))  # NaT: -1
+    texts = np.datetime_as_string(distinct.to_numpy(dtype="datetime64[ns]"), unit=unit).tolist()
+    return np.array(texts + [None], dtype=object)[codes].tolist()
 
 
 def shards(data, label, digits: int, part: int = 0, parts: int = 1) -> dict[str, dict[str, list]]:
@@ -137,7 +138,8 @@ def shards(data, label, digits: int, part: int = 0, parts: int = 1) -> dict[str,
 
     coded = Coded(rows)
     who = coded.column("transportadora_cnpj", carrier)
-    where = [place(*w) for w in zip(rows["local"].tolist(), rows["municipio"].tolist(), rows["uf"].tolist())]
+    where = once_per_value(lambda w: place(*w), list(zip(rows["local"].tolist(), rows["municipio"].tolist(),
+                                                         rows["uf"].tolist())))
     columns = [
         rows["numero_auto"].tolist(),
         [w[0] for w in who], [w[1] for w in who],
