@@ -3,10 +3,10 @@
 With autoescaping on, every ``{{ value }}`` of a template is ``escape(value)`` (MarkupSafe), which for a
 text calls MarkupSafe's C escaping and then makes the result a ``Markup`` through ``Markup.__new__``, a
 Python function that asks the text for ``__html__`` again; a ``Markup`` given to it (a macro's output, a
-filter's) is made anew. Those two Python layers were about a fifth of a line page's rendering.
-:func:`escape` gives the same result (the same text, of type ``Markup``) for a text and a ``Markup``
-without them, and leaves everything else to MarkupSafe. :class:`PortalTemplate` puts it in place of
-MarkupSafe's in the module each template compiles to (the name its code reads ``escape`` by)."""
+filter's) is made anew: two Python layers for each value a page prints. :func:`escape` gives the same
+result (the same text, of type ``Markup``) for a text and a ``Markup`` without them, and leaves everything
+else to MarkupSafe. :class:`PortalTemplate` puts it in place of MarkupSafe's in the module each template
+compiles to (the name its code reads ``escape`` by)."""
 
 from __future__ import annotations
 
