@@ -122,6 +122,9 @@ def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, 
             fks = _foreign_keys(resource, present, covered)
             if name != base:
                 create_table(db, resource, fks)
+            text = search_columns(resource)
+            if text:
+                _empty_fts(db, name, text)
             side = sides.get(name)
             if side is None:
                 insert(conn, name, fields, (coded or {}).get(name) or Coded(tables[name]))
@@ -133,14 +136,30 @@ def write_sqlite(tables: dict[str, pd.DataFrame], descriptor: dict, path: Path, 
                 conn.execute("DETACH DATABASE lotes")
             for column, _, _ in fks:
                 db[name].create_index([column], find_unique_name=True)
-            text = search_columns(resource)
             if text:
-                # filled from the table by enable_fts itself (filled again, every row counted twice)
-                db[name].enable_fts(text, fts_version="FTS5", create_triggers=False, replace=True)
+                _fill_fts(db, name, text)
         write_metadata_table(conn, descriptor, record)
         conn.commit()
     finally:
         conn.close()
+
+
+def _empty_fts(db: sqlite_utils.Database, name: str, columns: list[str]) -> None:
+    """The full-text index of table ``name`` (FTS5 on ``columns``, its content the table, as sqlite-utils makes
+    it), made while the table is empty, with FTS5's merging of segments as rows come in turned off."""
+    db[name].enable_fts(columns, fts_version="FTS5", create_triggers=False, replace=True)
+    db.execute(f'INSERT INTO "{name}_fts"("{name}_fts", rank) VALUES (\'automerge\', 0)')
+
+
+def _fill_fts(db: sqlite_utils.Database, name: str, columns: list[str]) -> None:
+    """The index :func:`_empty_fts` made, filled from the table's rows once and merged once into one b-tree
+    ('optimize'), which a reader queries whole; then FTS5's merging as rows come in turned back on (its
+    default, 4) for whoever adds rows to a copy. Merging as it filled did the work several times over."""
+    db[name].populate_fts(columns)
+    fts = f'"{name}_fts"'
+    db.execute(f"INSERT INTO {fts}({fts}) VALUES ('optimize')")
+    db.execute(f"INSERT INTO {fts}({fts}, rank) VALUES ('automerge', 4)")
+    db.conn.commit()
 
 
 def create_table(db: sqlite_utils.Database, resource: dict, fks: list[tuple[str, str, str]] = ()) -> None:
