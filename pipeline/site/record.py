@@ -156,15 +156,9 @@ _ISO = frozenset({date, datetime, time})
 
 
 def _field(value):
-    """What :func:`as_json` makes of a field that holds neither a record nor a list."""
-    kind = type(value)
-    if kind in _AS_IS:
-        return value
-    if kind in _ISO:
-        return value.isoformat()
-    if kind is float:
-        return None if value != value else value
-    if isinstance(value, (dict, bytes)) or (isinstance(value, Sequence) and not isinstance(value, str)):
+    """What :func:`as_json` makes of a field that holds neither a record nor a list (its quick paths for a text,
+    a number or a date give what :func:`_scalar` gives); a TypeError for a record or a list."""
+    if isinstance(value, dict) or (isinstance(value, Sequence) and not isinstance(value, (str, bytes))):
         raise TypeError(f"not a plain value: {type(value).__name__}")
     return _scalar(value)
 
