@@ -42,6 +42,11 @@ def place(local, municipio, uf) -> str | None:
     return " — ".join(filter(None, [local, "/".join(filter(None, [municipio, uf]))])) or None
 
 
+def places(local: list, municipio: list, uf: list) -> list[str | None]:
+    """:func:`place` of each notice, from the three columns, once per distinct place."""
+    return once_per_value(lambda where: place(*where), list(zip(local, municipio, uf)))
+
+
 def shown(columns: dict[str, list], carriers: dict, label) -> dict[str, list]:
     """The cells of the notices listed on a line's or a carrier's page (``_tables.html`` ``infractions``) as the
     page shows them, from the notices' ``columns`` (``{name: values}``, a row a position): each cell made by the
@@ -64,7 +69,7 @@ def shown(columns: dict[str, list], carriers: dict, label) -> dict[str, list]:
         "linha_prefixo": columns["linha_prefixo"],
         "linha_url": once_per_value(lambda p: urls.url("linha", slug=slugify(p)) if p else None,
                                     columns["linha_prefixo"]),
-        "lugar": [place(*where) or "" for where in zip(columns["local"], columns["municipio"], columns["uf"])],
+        "lugar": [p or "" for p in places(columns["local"], columns["municipio"], columns["uf"])],
         "enquadramento": columns["enquadramento"],
         "enquadramento_url": once_per_value(clausula_url, columns["enquadramento"]),
         "penalidade": once_per_value(lambda v: label("penalidade", v), columns["penalidade"]),
@@ -138,8 +143,7 @@ def shards(data, label, digits: int, part: int = 0, parts: int = 1) -> dict[str,
 
     coded = Coded(rows)
     who = coded.column("transportadora_cnpj", carrier)
-    where = once_per_value(lambda w: place(*w), list(zip(rows["local"].tolist(), rows["municipio"].tolist(),
-                                                         rows["uf"].tolist())))
+    where = places(rows["local"].tolist(), rows["municipio"].tolist(), rows["uf"].tolist())
     columns = [
         rows["numero_auto"].tolist(),
         [w[0] for w in who], [w[1] for w in who],
