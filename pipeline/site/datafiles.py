@@ -63,17 +63,19 @@ def identifier_shards(data) -> dict[str, dict]:
     return {f"busca/ids/{name}.json": dict(sorted(keys.items())) for name, keys in identifiers.shards(data).items()}
 
 
-def jobs(data, label: Callable[[str, str, object], str]) -> list[Callable[[], dict[str, object]]]:
-    """The jobs; ``label(table, field, value)`` gives an enum value's pt-BR label."""
+def jobs(data, label: Callable[[str, str, object], str]) -> tuple[list[Callable[[], dict[str, object]]], list]:
+    """The jobs, as (the long ones, the short ones): the page stage takes each long job alone, before the
+    pages, and the short ones after them (``parallel.split``'s ``alone``). ``label(table, field, value)``
+    gives an enum value's pt-BR label."""
     category = partial(label, "tarifas", "categoria")
-    out = [lambda: {"cidades/index.json": index_json(data.records["cidade"], data.records["linha"]),
-                    "cidades/fontes.json": sources_json(data.coverage), "busca/regras.json": rules()},
-           partial(verification_shards, data), partial(identifier_shards, data), partial(names.shards, data)]
+    long = [lambda: {"cidades/index.json": index_json(data.records["cidade"], data.records["linha"]),
+                     "cidades/fontes.json": sources_json(data.coverage), "busca/regras.json": rules()},
+            partial(verification_shards, data), partial(identifier_shards, data), partial(names.shards, data)]
     # a job holds its notices' rows at once: in larger jobs those rows set the build's peak memory
     shared = notices.job_count(len(data.tables["infracoes"]))
-    out += [partial(notices.shards, data, partial(label, "infracoes"), data.notice_digits, part, shared)
-            for part in range(shared)]
-    out += [lambda uf=uf, lines=lines: {urls.path("linhas_uf", slug=slugify(uf)) + "linhas.json": lines_json(lines, data.schema.categories)}
-            for uf, lines in data.lines_by_uf.items()]
-    out += [partial(answers_json, city, category) for city in data.records["cidade"]]
-    return out
+    long += [partial(notices.shards, data, partial(label, "infracoes"), data.notice_digits, part, shared)
+             for part in range(shared)]
+    short = [lambda uf=uf, lines=lines: {urls.path("linhas_uf", slug=slugify(uf)) + "linhas.json": lines_json(lines, data.schema.categories)}
+             for uf, lines in data.lines_by_uf.items()]
+    short += [partial(answers_json, city, category) for city in data.records["cidade"]]
+    return long, short

@@ -42,12 +42,15 @@ RENDER_NICENESS = 19  # the renderers beside the build's process yield their cor
 PIECE = 32  # items a process takes at a time from the shared list (:func:`split`)
 
 
-def split(items: Sequence, work: Callable[[Sequence], None], workers: int, niceness: int = 0) -> None:
+def split(items: Sequence, work: Callable[[Sequence], None], workers: int, niceness: int = 0,
+          alone: int = 0) -> None:
     """Run ``work`` over ``items`` in ``workers`` processes: this one and ``workers - 1`` forked children at
     ``niceness`` (``os.nice``). Each process takes the next :data:`PIECE` items not yet taken, runs ``work`` on
     them, and so on to the end (a counter in memory shared by the fork): a child yielding its core to other
     work takes fewer, and no process waits at the end for another's share. Items next to each other stay in
-    one piece (a kind's records, made one after another, near in memory)."""
+    one piece (a kind's records, made one after another, near in memory). The first ``alone`` items are
+    taken one at a time: the long ones, put first, so that no piece holds several of them and the stage
+    ends on short pieces."""
     workers = max(1, min(workers, len(items) // MIN_PER_WORKER))
     if workers == 1 or not hasattr(os, "fork"):
         work(items)
@@ -60,10 +63,10 @@ def split(items: Sequence, work: Callable[[Sequence], None], workers: int, nicen
         while True:
             with lock:
                 start = taken.value
-                taken.value = start + PIECE
+                taken.value = start + (1 if start < alone else PIECE)
             if start >= len(items):
                 return
-            yield items[start:start + PIECE]
+            yield items[start:start + (1 if start < alone else PIECE)]
 
     def stop() -> None:  # nobody takes more: the stage has failed
         with lock:
