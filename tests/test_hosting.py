@@ -70,6 +70,19 @@ def test_the_artifact_is_measured_as_upload_pages_artifact_tars_it(night):
     assert hosting.artifact_bytes(site) == len(tar)
 
 
+def test_links_to_files_are_measured_as_the_artifact_holds_them(tmp_path):
+    """A hard link and a link to a file weigh their file in full, as upload-pages-artifact's tar holds them."""
+    site = tmp_path / "site"
+    (site / "dados" / "versoes" / "v1").mkdir(parents=True)
+    (site / "dados" / "tabela.csv").write_bytes(b"a;b\n" * 7000)
+    (site / "dados" / "versoes" / "v1" / "tabela.csv").hardlink_to(site / "dados" / "tabela.csv")
+    (site / "ultima.csv").symlink_to("dados/tabela.csv")
+    (site / "vazia").mkdir()
+    tar = subprocess.run(["tar", "--dereference", "--hard-dereference", "--directory", str(site), "-cf", "-", "."],
+                         capture_output=True, check=True).stdout
+    assert hosting.artifact_bytes(site) == len(tar) == hosting.tar_bytes([0, 0, 0, 0, 0, 28_000, 28_000, 28_000])
+
+
 def test_bulk_files_leave_the_site_and_every_file_is_in_the_release(night):
     site, assets = night
     dados = site / "dados"
