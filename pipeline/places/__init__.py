@@ -17,7 +17,7 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib.resources import files
 from pathlib import Path
 
@@ -50,7 +50,7 @@ class Place:
     resolucao: str  # BY_NAME, BY_ALIAS or UNRESOLVED
     motivo: str = ""  # the alias's reason, or why it stays unresolved
 
-    @property
+    @cached_property  # a place is resolved once (``resolve``) and its key asked for each row that names it
     def chave(self) -> str:
         return f"{slugify(self.uf)}/{slugify(self.nome)}"
 
