@@ -583,3 +583,25 @@ def test_a_pages_listed_rows_give_the_same_json_by_column():
          "grupo": 1},
         {"numero_auto": "A2", "data_hora": "2021-03-02T09:00:00", "prazo": "2021-04-01", "valor": None, "grupo": 2}]}
     assert json_columns({"a": ["x", {"url": "/linhas/x/"}]}) is None and json_columns({"a": [["x"]]}) is None
+
+
+def test_rows_made_on_demand_read_the_same_by_loop_and_by_position():
+    """pipeline/site/record.py: a page's rows made when asked for (a line's latest notices, a pair's months of
+    tickets) give the same records in a template's loop, by position and sliced."""
+    from jinja2 import Environment
+
+    from pipeline.site.cities import MonthlyTickets
+    from pipeline.site.record import Rows
+
+    columns = {"numero_auto": ["A1", "A2", "A3", "A4"], "uf": ["GO", "DF", "SP", "MG"]}
+    rows = Rows(columns, [3, 0, 2])
+    assert list(rows) == [rows[0], rows[1], rows[-1]] == rows[0:3] == [
+        {"numero_auto": "A4", "uf": "MG"}, {"numero_auto": "A1", "uf": "GO"}, {"numero_auto": "A3", "uf": "SP"}]
+    page = Environment(autoescape=True).from_string("{% for r in rows %}{{ r.numero_auto }}/{{ r.uf }} {% endfor %}")
+    assert page.render(rows=rows) == "A4/MG A1/GO A3/SP "
+    sums = {"mes": ["2025-01", "2025-02", "2025-03"], "bilhetes": [10, 20, 30], "pagos": [8, 20, 0],
+            "pago_com_valor": [8, 20, 0], "pago_total": [8000, 30000, 0]}
+    months = MonthlyTickets(sums, 1, 3)
+    assert list(months) == [months[0], months[1]] == [
+        {"mes": "2025-02", "bilhetes": 20, "pagos": 20, "gratuitos": 0, "valor_medio_pago": 1500.0},
+        {"mes": "2025-03", "bilhetes": 30, "pagos": 0, "gratuitos": 30, "valor_medio_pago": None}]

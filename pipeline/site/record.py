@@ -43,6 +43,9 @@ class MadeOnDemand(Sequence):
             raise IndexError(i)
         return self.make(i)
 
+    def __iter__(self):  # Sequence's own asks ``self[i]`` until an IndexError, with the checks above each time
+        return map(self.make, range(len(self)))
+
 
 class Rows(MadeOnDemand):
     """Some rows of a table, from ``columns`` (``{name: list of values}``, shared by every ``Rows`` of the
@@ -70,6 +73,10 @@ class Rows(MadeOnDemand):
     def make(self, i: int) -> Record:
         at = self.positions[i]
         return Record(zip(self._names, [values[at] for values in self._values]))
+
+    def __iter__(self):
+        names, columns = self._names, self._values
+        return (Record(zip(names, [values[at] for values in columns])) for at in self.positions)
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))  # what ``getattr`` finds on a dict or a Record: its methods
