@@ -37,10 +37,9 @@ def test_pages_rendered_by_two_processes_equal_those_rendered_by_one(tmp_path, m
     assert mismatch == [] and errors == []
 
 
-def _worked(tmp_path, items, workers, niceness=0, fail_in_child=False, fail_here=False, alone=0, long=()):
+def _worked(tmp_path, items, workers, niceness=0, fail_in_child=False, fail_here=False):
     """Run ``parallel.split`` with a work that notes, for each item, the process and its niceness (a line
-    appended to a file: each write is whole) and takes a moment, so that every process gets pieces; the
-    items in ``long`` take a while longer."""
+    appended to a file: each write is whole) and takes a moment, so that every process gets pieces."""
     parent, log = os.getpid(), tmp_path / "feitos.txt"
     log.touch()
 
@@ -48,11 +47,11 @@ def _worked(tmp_path, items, workers, niceness=0, fail_in_child=False, fail_here
         if (fail_in_child and os.getpid() != parent) or (fail_here and os.getpid() == parent):
             raise ValueError("falha de teste")
         for item in piece:
-            time.sleep(0.3 if item in long else 0.002)
+            time.sleep(0.002)
             with open(log, "a") as fh:
                 fh.write(f"{os.getpid()} {os.nice(0)} {item}\n")
 
-    parallel.split(items, work, workers, niceness=niceness, alone=alone)
+    parallel.split(items, work, workers, niceness=niceness)
     return parent, [line.split() for line in log.read_text().splitlines()]
 
 
@@ -66,17 +65,30 @@ def test_every_item_is_worked_once_and_the_children_at_their_niceness(tmp_path, 
     assert {nice - processes[parent] for pid, nice in processes.items() if pid != parent} == {5}
 
 
-def test_the_long_items_are_taken_one_at_a_time_so_two_processes_share_them(tmp_path, monkeypatch):
+def test_the_long_items_are_taken_one_at_a_time_before_the_rest(tmp_path, monkeypatch):
+    """With ``alone``, each long item (put first) is a piece of its own, whichever process takes it: in one piece
+    of 32 a single process would work them all while the other waits at the end."""
     monkeypatch.setattr(parallel, "MIN_PER_WORKER", 1)
-    long = ["longo-1", "longo-2", "longo-3", "longo-4"]
-    items = long + [str(n) for n in range(60)]
-    _, done = _worked(tmp_path, items, 2, alone=len(long), long=long)
-    assert sorted(item for _, _, item in done) == sorted(items)
-    by = {item: pid for pid, _, item in done}
-    assert len({by[item] for item in long}) == 2  # in one piece of 32, one process would have had them all
-    (tmp_path / "sem").mkdir()
-    _, done = _worked(tmp_path / "sem", items, 2, long=long)
-    assert len({pid for pid, _, item in done if item in long}) == 1  # without ``alone``: one piece, one process
+    long = ["longo-1", "longo-2", "longo-3"]
+    items = long + [str(n) for n in range(70)]
+
+    def pieces(alone):
+        log = tmp_path / f"pecas-{alone}.txt"
+        log.touch()
+
+        def work(piece):
+            with open(log, "a") as fh:
+                fh.write(" ".join(piece) + "\n")
+            time.sleep(0.01)
+
+        parallel.split(items, work, 2, alone=alone)
+        return [line.split() for line in log.read_text().splitlines()]
+
+    split = pieces(len(long))
+    assert sorted(i for piece in split for i in piece) == sorted(items)
+    assert sorted(piece for piece in split if set(piece) & set(long)) == [[name] for name in long]
+    assert sorted(map(len, split)) == [1, 1, 1, 6, 32, 32]
+    assert [piece for piece in pieces(0) if set(piece) & set(long)] == [items[:32]]  # without it: one piece
 
 
 def test_a_failing_worker_fails_the_split(tmp_path, monkeypatch):
