@@ -63,7 +63,10 @@ def identifier_shards(data) -> dict[str, dict]:
     return {f"busca/ids/{name}.json": dict(sorted(keys.items())) for name, keys in identifiers.shards(data).items()}
 
 
-def jobs(data, label: Callable[[str, str, object], str]) -> tuple[list[Callable[[], dict[str, object]]], list]:
+Job = Callable[[], dict[str, object]]
+
+
+def jobs(data, label: Callable[[str, str, object], str]) -> tuple[list[Job], list[Job]]:
     """The jobs, as (the long ones, the short ones): the page stage takes each long job alone, before the
     pages, and the short ones after them (``parallel.split``'s ``alone``). ``label(table, field, value)``
     gives an enum value's pt-BR label."""

@@ -70,13 +70,13 @@ class Rows(MadeOnDemand):
         column = self._values[self._names.index(name)]
         return [column[at] for at in self.positions]
 
-    def make(self, i: int) -> Record:
-        at = self.positions[i]
-        return Record(zip(self._names, [values[at] for values in self._values]))
+    def cells(self, at: int, columns: tuple[list, ...] | None = None):
+        """The (name, value) pairs of the row at position ``at`` of the columns (or of ``columns``, as
+        converted for JSON)."""
+        return zip(self._names, [values[at] for values in (self._values if columns is None else columns)])
 
-    def __iter__(self):
-        names, columns = self._names, self._values
-        return (Record(zip(names, [values[at] for values in columns])) for at in self.positions)
+    def make(self, i: int) -> Record:
+        return Record(self.cells(self.positions[i]))
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))  # what ``getattr`` finds on a dict or a Record: its methods
@@ -145,7 +145,7 @@ def as_json(record: dict, depth: int = 1, page: dict | None = None):
             elif isinstance(value, Sequence) and not isinstance(value, (str, bytes)):  # a list, or one made on demand
                 if depth > 0:
                     if type(value) is Rows and value._json is not None:  # rows of plain values, converted by column
-                        out[key] = [dict(zip(value._names, [c[at] for c in value._json])) for at in value.positions]
+                        out[key] = [dict(value.cells(at, value._json)) for at in value.positions]
                     else:
                         out[key] = [as_json(v, depth - 1, page) for v in value]
             else:

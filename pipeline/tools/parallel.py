@@ -63,10 +63,11 @@ def split(items: Sequence, work: Callable[[Sequence], None], workers: int, nicen
         while True:
             with lock:
                 start = taken.value
-                taken.value = start + (1 if start < alone else PIECE)
+                size = 1 if start < alone else PIECE
+                taken.value = start + size
             if start >= len(items):
                 return
-            yield items[start:start + (1 if start < alone else PIECE)]
+            yield items[start:start + size]
 
     def stop() -> None:  # nobody takes more: the stage has failed
         with lock:
