@@ -2,7 +2,8 @@
 
 The regulator's seven current layouts at the sizes it publishes (bench/exports.py, synthetic rows written by
 the project) and the last twelve months of Monitriip, as ``nightly.toml`` asks, each ingested by its header
-(``pipeline ingest FILE``) and built together under a GitHub Pages sub-path. Or, with ``--escala``, a
+(``pipeline ingest FILE``) and built together under a GitHub Pages sub-path, as the nightly job builds them
+(without the command line's Whoosh index, which is not published). Or, with ``--escala``, a
 generated package (``national``, ``national-8-years``) built the same way. It prints:
 
 - the Pages artifact's size as ``actions/upload-pages-artifact`` makes it (``tar --dereference
@@ -120,7 +121,7 @@ def measure(folder: Path, months: int, scale: str | None) -> dict:
         shutil.rmtree(old, ignore_errors=True)
     args = ["build", *(a for d in folders for a in ("--data", str(d))), "--out", str(site), "--as-of", AS_OF,
             "--site-url", SITE_URL, "--versoes-url", VERSIONS_URL, "--pasta-release", str(assets),
-            "--index", str(folder / "busca")]
+            "--sem-whoosh"]  # as the nightly job builds: the command line's index is not published
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     started = time.perf_counter()
     _run(*args)
@@ -188,7 +189,7 @@ def second_night(folder: Path, months: int, scale: str | None, every: int) -> di
         shutil.rmtree(old, ignore_errors=True)
     args = ["build", *(a for d in sources for a in ("--data", str(d))), "--out", str(site), "--as-of", "2026-11-30",
             "--site-url", SITE_URL, "--versoes-url", VERSIONS_URL, "--pasta-release", str(assets),
-            "--index", str(folder / "busca2"), "--anterior", str(folder / "release")]
+            "--sem-whoosh", "--anterior", str(folder / "release")]
     started = time.perf_counter()
     _run(*args)
     seconds = time.perf_counter() - started

@@ -165,7 +165,7 @@ def cmd_build(args) -> int:
         "versions_url": args.versoes_url,
         "release_folder": Path(args.pasta_release) if args.pasta_release else None,
         "search_index": not args.no_search,
-        "whoosh_dir": Path(args.index),
+        "whoosh_dir": None if args.sem_whoosh else Path(args.index),
         "contact_email": args.contato_email,
         "update_frequency": args.frequencia,
     }
@@ -340,6 +340,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--pasta-release", default="", help=help_text("release_folder"))
     b.add_argument("--no-search", action="store_true", help="não gera o índice de busca (mais rápido)")
     b.add_argument("--index", default=str(Settings.__dataclass_fields__["whoosh_dir"].default), help=help_text("whoosh_dir"))
+    b.add_argument("--sem-whoosh", action="store_true",
+                   help="não grava o índice Whoosh da busca por linha de comando (a do navegador, o Pagefind, continua)")
     b.add_argument("--processos", type=positive_int, help=help_text("workers"))
     b.add_argument("--contato-email", default="", help=help_text("contact_email"))
     b.add_argument("--frequencia", default="IRREG", help=help_text("update_frequency"))

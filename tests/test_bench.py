@@ -22,6 +22,9 @@ def test_make_bench_runs_and_prints_its_table(tmp_path):
     assert result["pages"] > 0 and result["bare_pages"] > 0 and result["frictionless_s"] > 0
     assert set(result["peaks"]) >= {"validação", "páginas"}
     assert result["validate_s"] > 0 and "pipeline validate (s)" in proc.stdout and "build ÷ frictionless" in proc.stdout
+    # the build as the nightly job makes it, and the command line's index a local build adds, timed apart
+    assert result["whoosh_s"] > 0 and "tiny    (índice Whoosh, à parte)" in proc.stdout
+    assert not list(tmp_path.glob("site-tiny/**/_MAIN_*.toc")) and list(tmp_path.glob("busca-site-tiny/_MAIN_*.toc"))
     # the tickets, read in batches: their rows and seconds per million
     assert result["batched"]["bilhetes"]["linhas"] > 0 and "s por milhão" in proc.stdout
     # every adapter of a current layout, measured against DuckDB's bare read of the same file

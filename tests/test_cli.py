@@ -135,6 +135,21 @@ def test_build_refuses_to_replace_a_folder_it_did_not_make(tmp_path):
     assert (precious / "carta.txt").is_file()
 
 
+def test_a_build_without_the_command_line_index_leaves_its_folder_alone_and_keeps_the_browsers(tmp_path):
+    """``--sem-whoosh`` (the nightly job's choice): no Whoosh index is written, not even into a folder
+    ``--index`` names, and the browser's search (Pagefind) is made as before."""
+    named = tmp_path / "documentos"
+    named.mkdir()
+    (named / "carta.txt").write_text("não apague", encoding="utf-8")
+    proc = cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "site"), "--as-of", "2026-06-30",
+               "--index", str(named), "--sem-whoosh")
+    assert proc.returncode == 0, proc.stderr
+    assert [p.name for p in named.iterdir()] == ["carta.txt"]
+    assert (tmp_path / "site" / "pagefind" / "pagefind-entry.json").is_file()
+    search = cli("search", "caldas", "--index", str(named))
+    assert search.returncode == 2 and "python -m pipeline build" in search.stderr
+
+
 def test_a_second_build_replaces_the_first(tmp_path):
     out = tmp_path / "site"
     for _ in range(2):

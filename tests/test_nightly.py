@@ -369,6 +369,8 @@ def test_make_nightly_against_the_stand_in_publishes_the_real_portal_a_fresh_run
             live.shutdown()
     assert second.returncode == 0 and "::warning" in second.stdout + second.stderr, second.stderr[-2000:]
     out = tmp_path / "output"
+    # the command line's Whoosh index is not published: the job writes none, the browser's search it does
+    assert not list((tmp_path / "estado").glob("**/_MAIN_*.toc")) and (out / "pagefind" / "pagefind-entry.json").is_file()
     dados = page_text(out / "dados" / "index.html")
     assert dados.count("09/2026") >= 3 and "a atualização de 30/11/2026 falhou" in dados
     changes = json.loads((out / "dados" / "mudancas.json").read_text(encoding="utf-8"))

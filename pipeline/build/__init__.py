@@ -155,7 +155,7 @@ def build(settings: Settings, progress: Progress | None = None) -> BuildResult:
     stops at once, naming this one) until it ends, however it ends."""
     settings.check_outputs()
     try:
-        with exclusive(settings.out, Path(settings.whoosh_dir) if settings.search_index else None,
+        with exclusive(settings.out, settings.whoosh_index,
                        settings.release_folder):
             return _build(settings, progress)
     finally:
@@ -208,8 +208,8 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                 memory.give_back()  # before the page workers fork
                 gc.freeze()
                 # the Whoosh index is written by another process while the pages render
-                searcher = Background.start(partial(whoosh.build_index, site, Path(settings.whoosh_dir))) \
-                    if settings.search_index else None
+                searcher = Background.start(partial(whoosh.build_index, site, settings.whoosh_index)) \
+                    if settings.whoosh_index is not None else None
                 search_pages = Path(search_folder) if settings.search_index else None
                 rendered = render(site, settings, staging, search_pages)
                 feeds.write(staging, site, settings.site_url, settings.as_of, base_path=settings.base_path)
@@ -228,7 +228,8 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                 with progress.stage("índice de busca"):
                     try:
                         pagefind.index(staging, urls.search_globs(), search_pages)
-                        searcher.wait()
+                        if searcher is not None:
+                            searcher.wait()
                     except pagefind.PagefindError as exc:
                         raise BuildError(str(exc)) from None
                     except BackgroundError as exc:

@@ -104,8 +104,9 @@ class Settings:
                 "create do job noturno): com --versoes-url, os arquivos grandes ficam só na release, com endereço "
                 "duradouro, e não no site (pipeline/publish/hosting.py); sem ela, tudo fica no site"})
     search_index: bool = field(default=True, metadata={"help": "gera o índice Pagefind da busca no navegador"})
-    whoosh_dir: Path = field(default=PROJECT_ROOT / ".cache" / "busca", metadata={
-        "help": "pasta do índice Whoosh da busca por linha de comando (não publicado)"})
+    whoosh_dir: Path | None = field(default=PROJECT_ROOT / ".cache" / "busca", metadata={
+        "help": "pasta do índice Whoosh da busca por linha de comando (não publicado); None: sem ele (o job "
+                "noturno, onde ninguém o lê)"})
     workers: int = field(default_factory=workers_default, metadata={
         "help": "processos que geram as páginas em paralelo (padrão: um por núcleo disponível; os que acompanham "
                 "o da build têm a menor prioridade e só usam o que os downloads e o índice de busca, gravados ao "
@@ -174,6 +175,12 @@ class Settings:
             raise SettingsError(f"configuração do Pelican não encontrada: {self.pelican_conf}")
 
     @property
+    def whoosh_index(self) -> Path | None:
+        """The folder the build writes the command line's Whoosh index into; None when it writes none (without
+        the search indexes, ``search_index`` false, or without a folder for it)."""
+        return Path(self.whoosh_dir) if self.search_index and self.whoosh_dir is not None else None
+
+    @property
     def assets_prefix(self) -> str:
         """Where the releases' assets answer (``<versoes-url>/download/``): the only addresses outside the
         previous site's ``dados/`` that its descriptor may send the build to (pipeline/release/changes.py)."""
@@ -191,8 +198,8 @@ class Settings:
         so it refuses any that another program made. ``--anterior`` may name the site being replaced, or
         its ``dados/``: the build reads it before the swap (the nightly job's case)."""
         named = [("--out", self.out)]
-        if self.search_index:
-            named.append(("--index", Path(self.whoosh_dir)))
+        if self.whoosh_index is not None:
+            named.append(("--index", self.whoosh_index))
         if self.release_folder is not None:
             named.append(("--pasta-release", self.release_folder))
         named += [("--data", folder) for folder in self.data]
@@ -205,8 +212,8 @@ class Settings:
         folders = [("de saída (--out)", self.out)]
         if self.release_folder is not None:
             folders.append(("da release (--pasta-release)", self.release_folder))
-        if self.search_index:
-            folders.append(("do índice de busca (--index)", Path(self.whoosh_dir)))
+        if self.whoosh_index is not None:
+            folders.append(("do índice de busca (--index)", self.whoosh_index))
         for name, folder in folders:
             reason = refusal(name, folder)
             if reason:

@@ -614,7 +614,7 @@ def _run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
         published = config.out / "dados" / "datapackage.json"  # the last good release: changes, versions
         settings = Settings(data=tuple(folders) or (SAMPLE_DIR,), out=candidate, as_of=config.as_of,
                             lenient=config.lenient, base_path=config.base_path, site_url=config.site_url,
-                            whoosh_dir=config.state / "busca",
+                            whoosh_dir=None,  # the command line's index: not published, no one reads it there
                             previous=config.previous or (str(config.out) if published.is_file() else ""),
                             versions_url=config.versions_url, update_frequency="DAILY",
                             # with an address for the releases, the bulk files go to the night's release
