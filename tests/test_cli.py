@@ -82,7 +82,7 @@ def test_ci_output_is_one_line_per_stage_with_timing(tmp_path):
         "páginas",
         "downloads (em paralelo)",
         "versão e catálogos",  # the download pages rendered once, with the release's facts
-        "índice de busca",  # then Pagefind indexes every page, those included
+        "índice de busca",  # Pagefind, started when the searched pages were done, waited for
     ]
     assert all(s.endswith(" s") for s in stages)
     assert "Done: Processed" not in proc.stdout

@@ -143,8 +143,30 @@ def test_pagefind_is_given_the_body_less_the_ignored_tables_that_hold_no_filter(
     assert read.startswith('<!DOCTYPE html>\n<html lang="pt-BR"><head></head><body><main id="conteudo"')
     assert "AUTO-1" not in read and "Menu" not in read and "Rodapé" not in read
     assert '<span data-pagefind-filter="uf">GO</span>' in read and "kept" in read and "Tarifa" in read
-    assert pagefind_text("<html><body><main>no body element</main></body></html>") == \
-        "<html><body><main>no body element</main></body></html>"
+    assert pagefind_text("<html><body><main>no body element</main></body></html>") is None
+
+
+def test_once_pagefind_reads_the_pages_a_searched_page_cannot_be_added_and_a_page_without_a_body_is_not_given(tmp_path):
+    """Pagefind starts when the pages are done, while the download pages are rendered with the release's facts
+    (pipeline/build ``_build``): those have no ``data-pagefind-body``, and Pagefind is given no page without one
+    (it would leave it out); a searched page with one, written then, would be missing from the index: it
+    stops the build."""
+    from pipeline.site.writer import Rendered, SearchStarted, writer_for
+
+    rendered = Rendered()
+    writer = writer_for(rendered)(str(tmp_path / "site"), settings={"PORTAL_SEARCH_PAGES": str(tmp_path / "busca")})
+    bodied = '<!DOCTYPE html><html lang="pt-BR"><body><main data-pagefind-body><h1>Decreto</h1></main></body></html>'
+    bare = '<!DOCTYPE html><html lang="pt-BR"><body><main><h1>Dados abertos</h1></main></body></html>'
+    writer.write_page("decreto/index.html", bodied)
+    writer.write_page("dados/index.html", bare)
+    assert sorted(p.relative_to(tmp_path / "busca").as_posix() for p in (tmp_path / "busca").rglob("*.html")) == \
+        ["decreto/index.html"]
+    rendered.search_started = True
+    writer.write_page("sobre/index.html", bare)  # not searched: written, nothing given to Pagefind
+    assert "Dados abertos" in (tmp_path / "site" / "sobre" / "index.html").read_text(encoding="utf-8")
+    with pytest.raises(SearchStarted, match="direitos/index.html: página da busca gravada depois"):
+        writer.write_page("direitos/index.html", bodied)
+    assert not (tmp_path / "busca" / "direitos").exists()
 
 
 def test_a_cnpj_whose_leading_zeros_a_spreadsheet_dropped_is_found():

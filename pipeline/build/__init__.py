@@ -197,7 +197,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             published = publish(derived, report, schema, staging / "dados", in_background=True,
                                 site_url=settings.site_url, version=version,
                                 versions_url=settings.versions_url if assets is not None else "")
-        searcher = None
+        searcher = searching = None
         try:
             with progress.stage("páginas"):
                 site = SiteData.build(derived, schema, report, published.descriptor, published.lines)
@@ -215,6 +215,9 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
                 feeds.write(staging, site, settings.site_url, settings.as_of, base_path=settings.base_path)
                 record_feeds.write(staging, followed)
                 routes.write_index(staging / "dados", followed)
+                if settings.search_index:  # Pagefind reads the searched pages while the downloads end and the
+                    rendered.search_started = True  # release is written: the pages rendered then are not searched
+                    searching = pagefind.start(staging, urls.search_globs(), search_pages)
             with progress.stage("downloads (em paralelo)"):
                 try:
                     published.wait()
@@ -227,7 +230,7 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             if settings.search_index:
                 with progress.stage("índice de busca"):
                     try:
-                        pagefind.index(staging, urls.search_globs(), search_pages)
+                        searching.wait()
                         if searcher is not None:
                             searcher.wait()
                     except pagefind.PagefindError as exc:
@@ -238,6 +241,8 @@ def _build(settings: Settings, progress: Progress | None = None) -> BuildResult:
             published.cancel()
             if searcher is not None:
                 searcher.cancel()
+            if searching is not None:
+                searching.cancel()
             raise
         try:  # the site as GitHub Pages will take it, search index included (pipeline/publish/hosting.py)
             warnings = hosting.check(staging, assets, strict=assets is not None)[1]

@@ -33,10 +33,39 @@ class PagefindError(RuntimeError):
     """Pagefind failed; the message carries its own output."""
 
 
-def index(out: Path, globs: list[str], pages: Path | None = None) -> None:
-    """Run Pagefind (the binary shipped by ``pagefind[bin]``) over the site in ``out``, reading only the
-    pages that ``globs`` match (the searched page kinds, pipeline/site/urls.py), and write its bundle in
-    ``out/pagefind/``. Pagefind parses every file its glob matches, even the pages it then leaves out
+class Running:
+    """Pagefind at work over the searched pages (:func:`start`): :meth:`wait` for its bundle, or :meth:`cancel`."""
+
+    def __init__(self, out: Path, proc: subprocess.Popen, ordered: tempfile.TemporaryDirectory, said):
+        self.out, self.proc, self.ordered, self.said = Path(out), proc, ordered, said
+
+    def wait(self) -> None:
+        """Until Pagefind is done; its bundle normalised (see the module's note). Raises :class:`PagefindError`
+        with Pagefind's own words when it failed."""
+        try:
+            code = self.proc.wait()
+            self.said.seek(0)
+            said = self.said.read().decode("utf-8", "replace").strip()
+        finally:
+            self.said.close()
+            self.ordered.cleanup()
+        if code != 0:
+            raise PagefindError(f"Pagefind falhou ao indexar o site: {said or f'código de saída {code}'}")
+        normalise(self.out / "pagefind")
+
+    def cancel(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        self.said.close()
+        self.ordered.cleanup()
+
+
+def start(out: Path, globs: list[str], pages: Path | None = None) -> Running:
+    """Start Pagefind (the binary shipped by ``pagefind[bin]``) over the site in ``out``, reading only the
+    pages that ``globs`` match (the searched page kinds, pipeline/site/urls.py); it writes its bundle in
+    ``out/pagefind/`` while the caller goes on (the build writes the release meanwhile), until
+    :meth:`Running.wait`. Pagefind parses every file its glob matches, even the pages it then leaves out
     for want of ``data-pagefind-body``; at national scale reading only the searched kinds makes it
     faster and lighter for the same pages.
 
@@ -44,16 +73,25 @@ def index(out: Path, globs: list[str], pages: Path | None = None) -> None:
     page by the site's writer, pipeline/site/writer.py ``pagefind_text``): the same bundle, byte for byte,
     in much less of Pagefind's time (tests/test_search_lookups.py)."""
     glob = "{" + ",".join(globs) + "}"
-    with tempfile.TemporaryDirectory(prefix=".em-ordem-", dir=pages) as ordered:  # in ``pages``: gone with it
-        site = _in_order(pages if pages is not None else out, globs, Path(ordered), move=pages is not None)
-        proc = subprocess.run(
+    ordered = tempfile.TemporaryDirectory(prefix=".em-ordem-", dir=pages)  # in ``pages``: gone with it
+    said = tempfile.TemporaryFile()  # what Pagefind says, read if it fails (a pipe could fill and stop it)
+    try:
+        site = _in_order(pages if pages is not None else out, globs, Path(ordered.name), move=pages is not None)
+        proc = subprocess.Popen(
             [sys.executable, "-m", "pagefind", "--site", str(site), "--glob", glob, "--silent",
              "--output-path", str(Path(out).resolve() / "pagefind")],
-            capture_output=True, text=True,
+            stdin=subprocess.DEVNULL, stdout=said, stderr=subprocess.STDOUT,
         )
-    if proc.returncode != 0:
-        raise PagefindError(f"Pagefind falhou ao indexar o site: {proc.stderr.strip() or proc.stdout.strip()}")
-    normalise(out / "pagefind")
+    except BaseException:
+        said.close()
+        ordered.cleanup()
+        raise
+    return Running(out, proc, ordered, said)
+
+
+def index(out: Path, globs: list[str], pages: Path | None = None) -> None:
+    """:func:`start` Pagefind and wait for its bundle."""
+    start(out, globs, pages).wait()
 
 
 def _in_order(site: Path, globs: list[str], into: Path, move: bool) -> Path:

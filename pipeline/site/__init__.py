@@ -304,7 +304,8 @@ class DataGenerator(PortalGenerator):
     written, beside the pages, by other processes (pipeline/publish), and the release's name and addresses.
     They are rendered once, when the release is complete: the build calls the function this generator
     leaves in the writer's ``rendered.late`` with the release's facts (pipeline/build/__init__.py,
-    ``_release``), before the sitemap and the search index are made."""
+    ``_release``), before the sitemap is made. None of them is searched (their templates have no
+    ``data-pagefind-body``): Pagefind reads the searched pages meanwhile (pipeline/site/writer.py)."""
 
     def write_pages(self):
         self.writer.rendered.late.append(self.data_pages)

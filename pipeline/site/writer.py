@@ -49,18 +49,20 @@ _COUNTED = re.compile(r"data-pagefind-(?!ignore\b)")  # a Pagefind attribute tha
 _HTML = re.compile(r"<html\b[^>]*>")
 
 
-def pagefind_text(html: str) -> str:
+def pagefind_text(html: str) -> str | None:
     """What Pagefind reads of a searched page: the ``<html>`` tag (its ``lang`` picks the language) and
     the ``<main data-pagefind-body>`` element, less the elements marked
     ``data-pagefind-ignore`` that hold no other Pagefind attribute (a filter or meta inside an ignored
     element still counts, so those stay). Pagefind indexes nothing outside the body element once a page
     has one, nor inside an ignored element; the long lists of a line's or a carrier's page were much of
-    its time at national scale. A page without that body element is given whole."""
+    its time at national scale. A page without that body element: None, nothing to read. Pagefind
+    leaves such a page out of its index once any page of the site has a body element, as the content pages
+    (``page.html``: the decree, the passengers' rights) always have."""
     found = _MAIN.search(html)
     end = html.rfind("</main>")
     opening = _HTML.search(html)
     if found is None or end < found.start() or opening is None:
-        return html
+        return None
     main = html[found.start():end + len("</main>")]
     parts, at = [], 0
     for element in _IGNORED.finditer(main):
@@ -79,6 +81,10 @@ def pagefind_text(html: str) -> str:
     return f"<!DOCTYPE html>\n{opening.group(0)}<head></head><body>{''.join(parts)}</body></html>\n"
 
 
+class SearchStarted(RuntimeError):
+    """A searched page written after Pagefind was started over the searched pages (a programming error)."""
+
+
 @dataclass
 class Rendered:
     """What the render stage tells the build: the pages written, and the renderers of the pages that state the
@@ -86,6 +92,7 @@ class Rendered:
 
     pages: int = 0
     late: list = field(default_factory=list)
+    search_started: bool = False  # Pagefind reads the searched pages already: none may be added (write_page)
 
 
 class PortalWriter(Writer):
@@ -106,10 +113,14 @@ class PortalWriter(Writer):
         target = Path(self.output_path) / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(html, encoding="utf-8")
-        if self.search_pages is not None and urls.searched(path):
+        read = pagefind_text(html) if self.search_pages is not None and urls.searched(path) else None
+        if read is not None:
+            if self.rendered.search_started:
+                raise SearchStarted(f"{path}: página da busca gravada depois que o Pagefind começou a ler as "
+                                    "páginas; só as páginas sem data-pagefind-body podem ser renderizadas depois")
             copy = self.search_pages / path
             copy.parent.mkdir(parents=True, exist_ok=True)
-            copy.write_text(pagefind_text(html), encoding="utf-8")
+            copy.write_text(read, encoding="utf-8")
         if count:
             self.rendered.pages += 1
 
