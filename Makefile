@@ -21,7 +21,7 @@ $(STAMP): requirements.lock
 SITE_URL ?=
 ANTERIOR ?=
 site: $(STAMP)
-	$(BIN)/python -m pipeline build --origem $(DATA) --saida $(OUT) $(if $(AS_OF),--as-of $(AS_OF)) $(if $(SITE_URL),--site-url $(SITE_URL)) $(if $(ANTERIOR),--anterior $(ANTERIOR)) $(if $(VERSOES_URL),--versoes-url $(VERSOES_URL))
+	$(BIN)/python -m pipeline build --data $(DATA) --out $(OUT) $(if $(AS_OF),--as-of $(AS_OF)) $(if $(SITE_URL),--site-url $(SITE_URL)) $(if $(ANTERIOR),--anterior $(ANTERIOR)) $(if $(VERSOES_URL),--versoes-url $(VERSOES_URL))
 
 # The nightly job: fetch the sources of nightly.toml, ingest, validate, build, check links, publish. Its exit
 # status 3 (published, a source kept at its last good copy) is a warning here, for the workflow to deploy.
@@ -29,7 +29,7 @@ NIGHTLY_CONFIG ?= nightly.toml
 NIGHTLY_STATE  ?= .cache/nightly
 BASE_PATH      ?=
 nightly: $(STAMP)
-	$(BIN)/python -m pipeline nightly --config $(NIGHTLY_CONFIG) --estado $(NIGHTLY_STATE) --saida $(OUT) $(if $(AS_OF),--as-of $(AS_OF)) $(if $(BASE_PATH),--caminho-base $(BASE_PATH)) $(if $(SITE_URL),--site-url $(SITE_URL)) $(if $(ANTERIOR),--anterior $(ANTERIOR)) $(if $(VERSOES_URL),--versoes-url $(VERSOES_URL)) $(if $(CONTATO),--contato $(CONTATO)); \
+	$(BIN)/python -m pipeline nightly --config $(NIGHTLY_CONFIG) --state $(NIGHTLY_STATE) --out $(OUT) $(if $(AS_OF),--as-of $(AS_OF)) $(if $(BASE_PATH),--base-path $(BASE_PATH)) $(if $(SITE_URL),--site-url $(SITE_URL)) $(if $(ANTERIOR),--anterior $(ANTERIOR)) $(if $(VERSOES_URL),--versoes-url $(VERSOES_URL)) $(if $(CONTATO),--contato $(CONTATO)); \
 	status=$$?; if [ $$status -eq 3 ]; then \
 	  echo "::warning title=Build noturno::publicado com a última cópia boa de fonte(s) que falharam hoje (ver o resumo)"; \
 	  exit 0; fi; exit $$status
@@ -62,7 +62,7 @@ lock:
 BENCH_SCALES ?= 0.1,1,3
 BENCH_OUT    ?= bench/out
 bench: $(STAMP)
-	$(BIN)/python bench/run.py --escalas $(BENCH_SCALES) --saida $(BENCH_OUT)
+	$(BIN)/python bench/run.py --scales $(BENCH_SCALES) --out $(BENCH_OUT)
 
 clean:
 	rm -rf $(OUT) .$(OUT).staging .pytest_cache

@@ -1,11 +1,11 @@
-"""Start-up of the command-line search (issue 25): the wall time of ``python -m pipeline search QUERY --indice DIR``
-against a bare ``python -c "import whoosh"`` measured in the same run, each the median of ``--vezes`` new
+"""Start-up of the command-line search (issue 25): the wall time of ``python -m pipeline search QUERY --index DIR``
+against a bare ``python -c "import whoosh"`` measured in the same run, each the median of ``--repeat`` new
 processes, with the ratio and the absolute seconds (target: an answer in under a second on the real export's
 index; it took 4.5 s when the command imported the build: pandas, Frictionless, Pelican).
 
-    .venv/bin/python bench/cli_startup.py [--indice DIR] [--vezes 5] [QUERY ...]
+    .venv/bin/python bench/cli_startup.py [--index DIR] [--repeat 5] [QUERY ...]
 
-Without ``--indice`` the index is made in a temporary folder from the regulator's real 2021 timetable export
+Without ``--index`` the index is made in a temporary folder from the regulator's real 2021 timetable export
 (../shared/data/antt/quadro-de-horarios-2021.csv: ``ingest`` then ``build``, some half a minute, not timed).
 """
 
@@ -38,20 +38,20 @@ def wall(command: list[str], repeat: int) -> float:
 def real_index(folder: Path) -> Path:
     """The Whoosh index of a build of the real export alone, in ``folder``."""
     if not REAL.is_file():
-        sys.exit(f"{REAL} não encontrado: dê --indice PASTA (o índice de um build)")
+        sys.exit(f"{REAL} não encontrado: dê --index PASTA (o índice de um build)")
     package, index = folder / "antt-horarios", folder / "busca"
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "pipeline", "ingest", "antt-horarios", str(REAL), "--saida", str(package)],
+    subprocess.run([sys.executable, "-m", "pipeline", "ingest", "antt-horarios", str(REAL), "--out", str(package)],
                    cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    subprocess.run([sys.executable, "-m", "pipeline", "build", "--origem", str(package), "--saida", str(folder / "site"),
-                    "--as-of", "2026-11-29", "--indice", str(index)], cwd=ROOT, check=True,
+    subprocess.run([sys.executable, "-m", "pipeline", "build", "--data", str(package), "--out", str(folder / "site"),
+                    "--as-of", "2026-11-29", "--index", str(index)], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     print(f"índice do export real gerado em {time.perf_counter() - started:.0f} s (fora da medida)", file=sys.stderr)
     return index
 
 
 def measure(index: Path, query: list[str], repeat: int) -> dict:
-    search = [sys.executable, "-m", "pipeline", "search", *query, "--indice", str(index)]
+    search = [sys.executable, "-m", "pipeline", "search", *query, "--index", str(index)]
     check = subprocess.run(search, cwd=ROOT, capture_output=True, text=True)
     if check.returncode not in (0, 1):  # 1: nothing found, still an answer
         sys.exit(f"a busca falhou ({check.returncode}): {check.stderr.strip()}")
@@ -65,8 +65,8 @@ def measure(index: Path, query: list[str], repeat: int) -> dict:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("query", nargs="*", default=["caldas", "novas"], help="a consulta (padrão: caldas novas)")
-    p.add_argument("--indice", dest="index", help="pasta do índice Whoosh (padrão: gerado do export real numa pasta temporária)")
-    p.add_argument("--vezes", dest="repeat", type=int, default=5, help="processos medidos de cada comando, a mediana (padrão: 5)")
+    p.add_argument("--index", help="pasta do índice Whoosh (padrão: gerado do export real numa pasta temporária)")
+    p.add_argument("--repeat", type=int, default=5, help="processos medidos de cada comando, a mediana (padrão: 5)")
     args = p.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
         index = Path(args.index) if args.index else real_index(Path(tmp))

@@ -1,16 +1,16 @@
 """Benchmarks of the adapters, as ratios to baselines measured in the same run.
 
-    .venv/bin/python bench/ingest.py [FILE] [--vezes 5]      # antt-horarios on the real 2021 export vs the csv module
-    .venv/bin/python bench/ingest.py --leiautes [--escala 1]    # each current layout vs DuckDB's read_csv (issue 23)
+    .venv/bin/python bench/ingest.py [FILE] [--repeat 5]      # antt-horarios on the real 2021 export vs the csv module
+    .venv/bin/python bench/ingest.py --layouts [--scale 1]    # each current layout vs DuckDB's read_csv (issue 23)
     .venv/bin/python bench/ingest.py --meses 12               # 12 Monitriip months into one package vs DuckDB
 
-With ``--leiautes``, each adapter ingests a file of its current layout at the size the regulator publishes
-(bench/exports.py, times ``--escala``), and the same file is read by DuckDB's ``read_csv`` (every column as
-text, the bare read); both are timed in this process, one run of each in turn, the median of ``--vezes``
+With ``--layouts``, each adapter ingests a file of its current layout at the size the regulator publishes
+(bench/exports.py, times ``--scale``), and the same file is read by DuckDB's ``read_csv`` (every column as
+text, the bare read); both are timed in this process, one run of each in turn, the median of ``--repeat``
 runs, and the time per million rows and the ratio are printed (target: within 3x of DuckDB). Monitriip's row is its bulk path
 (pipeline/adapters/bulk.py).
 
-With ``--meses N``, N monthly Monitriip files of 130,000 rows (times ``--escala``) are ingested together into
+With ``--meses N``, N monthly Monitriip files of 130,000 rows (times ``--scale``) are ingested together into
 one package, in a process of their own, which reports its peak resident memory; DuckDB reads the same N files
 in one ``read_csv``.
 """
@@ -149,9 +149,9 @@ def print_layouts(results: list[dict]) -> None:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", nargs="?", default=str(REAL))
-    p.add_argument("--vezes", dest="repeat", type=int, help="runs, their median taken (default: 5; with --meses, 1)")
-    p.add_argument("--leiautes", dest="layouts", action="store_true", help="each current layout against DuckDB's read_csv")
-    p.add_argument("--escala", dest="scale", type=float, default=1.0, help="with --leiautes, --meses: multiple of the published sizes")
+    p.add_argument("--repeat", type=int, help="runs, their median taken (default: 5; with --meses, 1)")
+    p.add_argument("--layouts", action="store_true", help="each current layout against DuckDB's read_csv")
+    p.add_argument("--scale", type=float, default=1.0, help="with --layouts, --meses: multiple of the published sizes")
     p.add_argument("--meses", type=int, help="N Monitriip monthly files into one package against DuckDB's read_csv")
     args = p.parse_args()
     if args.layouts:

@@ -1,14 +1,14 @@
 """How long the form takes to answer in Chromium (issue 34: a journey with one change under 1 s), against the
 answer of a pair a line links, measured in the same run on the same page.
 
-    .venv/bin/python bench/journeys.py SITE [--vezes 5]
+    .venv/bin/python bench/journeys.py SITE [--repeat 5]
 
-SITE is a built site (for the real 2021 export: ``python -m pipeline ingest <export> --saida PKG`` then
-``python -m pipeline build --origem PKG --saida SITE``). Each answer is timed from the form's submission until the
+SITE is a built site (for the real 2021 export: ``python -m pipeline ingest <export> --out PKG`` then
+``python -m pipeline build --data PKG --out SITE``). Each answer is timed from the form's submission until the
 answer is whole: for a direct pair its departures table, for a journey every leg's lines (each leg's pair file
 fetched); the first submission of a page also loads ``/cidades/index.json`` and ``/busca/regras.json``, so
 each answer is timed in a fresh page, cold (the places loaded by that submission) and then warm (the same
-answer asked again). Median of ``--vezes``. Needs playwright and Debian's /usr/bin/chromium."""
+answer asked again). Median of ``--repeat``. Needs playwright and Debian's /usr/bin/chromium."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def measure(site: Path, repeat: int = 5) -> list[dict]:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("site", type=Path)
-    p.add_argument("--vezes", dest="repeat", type=int, default=5)
+    p.add_argument("--repeat", type=int, default=5)
     args = p.parse_args()
     if not CHROMIUM.exists():
         print(f"{CHROMIUM} ausente: instale o chromium do Debian", file=sys.stderr)

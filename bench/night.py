@@ -62,7 +62,7 @@ def current_layouts(folder: Path, months: int) -> list[Path]:
             continue
         path = write_export(adapter, rows, raw / f"{adapter}.csv")
         out = folder / f"ingerido-{adapter}"
-        _run("ingest", str(path), "--saida", str(out), "--data-referencia", "2026-09")
+        _run("ingest", str(path), "--out", str(out), "--data-referencia", "2026-09")
         folders.append(out)
     tickets = []
     for k in range(months):  # the last `months` months before October 2026
@@ -72,7 +72,7 @@ def current_layouts(folder: Path, months: int) -> list[Path]:
                                     period=(year, month + 1)))
     if tickets:
         out = folder / "ingerido-antt-monitriip-bilhetes"
-        _run("ingest", "antt-monitriip-bilhetes", *map(str, tickets), "--saida", str(out))
+        _run("ingest", "antt-monitriip-bilhetes", *map(str, tickets), "--out", str(out))
         folders.append(out)
     return folders
 
@@ -80,7 +80,7 @@ def current_layouts(folder: Path, months: int) -> list[Path]:
 def generated(folder: Path, scale: str) -> list[Path]:
     package = folder / scale
     if not (package / "datapackage.json").is_file():
-        _run("generate", "--escala", scale, "--saida", str(package))
+        _run("generate", "--scale", scale, "--out", str(package))
     return [package]
 
 
@@ -119,7 +119,7 @@ def measure(folder: Path, months: int, scale: str | None) -> dict:
     site, assets = folder / "site", folder / "release"
     for old in (site, assets):
         shutil.rmtree(old, ignore_errors=True)
-    args = ["build", *(a for d in folders for a in ("--origem", str(d))), "--saida", str(site), "--as-of", AS_OF,
+    args = ["build", *(a for d in folders for a in ("--data", str(d))), "--out", str(site), "--as-of", AS_OF,
             "--site-url", SITE_URL, "--versoes-url", VERSIONS_URL, "--pasta-release", str(assets),
             "--sem-whoosh"]  # as the nightly job builds: the command line's index is not published
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -187,7 +187,7 @@ def second_night(folder: Path, months: int, scale: str | None, every: int) -> di
     site, assets = folder / "site2", folder / "release2"
     for old in (site, assets):
         shutil.rmtree(old, ignore_errors=True)
-    args = ["build", *(a for d in sources for a in ("--origem", str(d))), "--saida", str(site), "--as-of", "2026-11-30",
+    args = ["build", *(a for d in sources for a in ("--data", str(d))), "--out", str(site), "--as-of", "2026-11-30",
             "--site-url", SITE_URL, "--versoes-url", VERSIONS_URL, "--pasta-release", str(assets),
             "--sem-whoosh", "--anterior", str(folder / "release")]
     started = time.perf_counter()

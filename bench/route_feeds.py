@@ -8,7 +8,7 @@ For each night: the build's time, how many pages' feeds were written, their byte
 (the Pages artifact), the index that carries them (``dados/mudancas-por-registro.json``) and the build's
 warnings (feeds fitted under their budget). Without the search indexes, which do not read the feeds.
 
-    .venv/bin/python -m pipeline ingest ../shared/data/antt/quadro-de-horarios-2021.csv --saida /tmp/real
+    .venv/bin/python -m pipeline ingest ../shared/data/antt/quadro-de-horarios-2021.csv --out /tmp/real
     .venv/bin/python bench/route_feeds.py /tmp/real [--pasta /tmp/bench-feeds]
 """
 

@@ -2,9 +2,9 @@
 output size, each ratio against a baseline measured in the same run on the same machine, and the scale
 curve. Nothing here is a test: the suite only checks that it runs at a tiny scale.
 
-    .venv/bin/python bench/run.py [--escalas 0.1,1,3] [--semente 952] [--saida bench/out]
+    .venv/bin/python bench/run.py [--scales 0.1,1,3] [--seed 952] [--out bench/out]
 
-Scales are multiples of the national package (`generate --escala national`: 300 carriers, 5,000 lines,
+Scales are multiples of the national package (`generate --scale national`: 300 carriers, 5,000 lines,
 50,000 fares, 20,000 promotions, 10,000 outorgas, 500,000 infractions, 500 caducidades), or `tiny`.
 Each build runs in its own process (peak memory is per process), as the nightly job builds: without the
 command line's Whoosh index, which is not published (``--sem-whoosh``); that index is then written alone
@@ -287,9 +287,9 @@ def table(results: list[tuple[str, dict]]) -> str:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--escalas", dest="scales", default="0.1,1,3", help="multiples of the national scale, or tiny")
-    p.add_argument("--semente", dest="seed", type=int, default=952)
-    p.add_argument("--saida", dest="out", default=str(ROOT / "bench" / "out"))
+    p.add_argument("--scales", default="0.1,1,3", help="multiples of the national scale, or tiny")
+    p.add_argument("--seed", type=int, default=952)
+    p.add_argument("--out", default=str(ROOT / "bench" / "out"))
     args = p.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -1,9 +1,9 @@
 """Benchmark of the build at the size of Monitriip's eight years (issue 23, "Scale"): the national package
-with 94 months of tickets (``generate --escala national-8-years``: some 12 million rows of ``bilhetes``),
+with 94 months of tickets (``generate --scale national-8-years``: some 12 million rows of ``bilhetes``),
 built whole, its peak memory (target: under 1.5 GB) and its time, with the table read in batches
 (pipeline/build/batches.py) against a bare read of the same file by DuckDB's ``read_csv`` in the same run.
 
-    .venv/bin/python bench/scale.py [--escala national-8-years] [--pasta /tmp/bench-escala] [--manter]
+    .venv/bin/python bench/scale.py [--scale national-8-years] [--pasta /tmp/bench-escala] [--manter]
 
 The package is generated into ``--pasta`` unless it is there already (``--manter`` keeps it for the next
 run). The build runs in a process of its own: its peak is the larger of that process's and of its largest
@@ -49,7 +49,7 @@ def measure(scale: str, folder: Path, keep: bool) -> dict:
     package = folder / scale
     if not (package / "datapackage.json").is_file():
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "pipeline", "generate", "--escala", scale, "--saida", str(package)],
+        subprocess.run([sys.executable, "-m", "pipeline", "generate", "--scale", scale, "--out", str(package)],
                        cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
         print(f"pacote gerado em {time.perf_counter() - started:.0f} s", file=sys.stderr)
     out = folder / f"site-{scale}"
@@ -72,7 +72,7 @@ def measure(scale: str, folder: Path, keep: bool) -> dict:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--escala", dest="scale", default="national-8-years", choices=["national", "national-8-years"])
+    p.add_argument("--scale", default="national-8-years", choices=["national", "national-8-years"])
     p.add_argument("--pasta", default="/tmp/bench-escala")
     p.add_argument("--manter", action="store_true", help="mantém o pacote gerado para a próxima execução")
     args = p.parse_args()

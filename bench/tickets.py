@@ -89,8 +89,8 @@ def same_files(a: Path, b: Path) -> bool:
 def build_seconds(data: Path, out: Path) -> float:
     """A build of ``data`` into ``out`` in a process of its own: its wall-clock seconds."""
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "pipeline", "build", "--origem", str(data), "--saida", str(out / "site"),
-                    "--as-of", "2026-11-29", "--indice", str(out / "busca")], cwd=ROOT, check=True,
+    subprocess.run([sys.executable, "-m", "pipeline", "build", "--data", str(data), "--out", str(out / "site"),
+                    "--as-of", "2026-11-29", "--index", str(out / "busca")], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - started
 

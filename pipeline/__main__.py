@@ -61,7 +61,7 @@ def _print_report(report: Report, stream=None) -> None:
 
 def locked(out: Path) -> AbstractContextManager:
     """The lock of an output folder the tool may replace; none for one it refuses (it says why, unwritten)."""
-    return exclusive(out) if refusal("de saída (--saida)", out) is None else nullcontext()
+    return exclusive(out) if refusal("de saída (--out)", out) is None else nullcontext()
 
 
 def cmd_generate(args) -> int:
@@ -131,7 +131,7 @@ def cmd_validate(args) -> int:
 
     settings = Settings(data=tuple(args.data), lenient=False)
     if args.report:  # the report is not written into a package, nor over one
-        reason = overlap([("--relatorio", args.report), *(("a pasta de dados", folder) for folder in settings.data)],
+        reason = overlap([("--report", args.report), *(("a pasta de dados", folder) for folder in settings.data)],
                          read_only={"a pasta de dados"})
         if reason:
             raise SettingsError(reason)
@@ -226,7 +226,7 @@ def cmd_search(args) -> int:
         where = f" em {args.table}" if args.table else ""
         print(clean(f"Nenhum resultado para “{text}”{where}."), file=sys.stderr)
         if args.table:
-            print("Dica: busque sem --tabela para ver os registros das outras tabelas.", file=sys.stderr)
+            print("Dica: busque sem --table para ver os registros das outras tabelas.", file=sys.stderr)
         print(SEARCH_HINT, file=sys.stderr)
         return 1
     if args.json:  # one JSON object per line, for scripts
@@ -254,7 +254,7 @@ def cmd_nightly(args) -> int:
         print(f"erro: {clean(str(exc))}", file=sys.stderr)
         return 2
     # the summary is written after the site is swapped in: never into the published folder
-    reason = overlap([("--resumo", args.resumo), ("--saida", config.out)]) if args.resumo else None
+    reason = overlap([("--resumo", args.resumo), ("--out", config.out)]) if args.resumo else None
     if reason:
         raise SettingsError(reason)
     summary, code = Summary(configured=len(config.sources)), 0
@@ -268,7 +268,7 @@ def cmd_nightly(args) -> int:
     from .nightly import state_refusal
 
     target = Path(args.resumo) if args.resumo else config.state / "resumo.md"
-    if args.resumo or not state_refusal(config.state):  # never into a --estado that is not the job's
+    if args.resumo or not state_refusal(config.state):  # never into a --state that is not the job's
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     if os.environ.get("GITHUB_STEP_SUMMARY"):
@@ -298,9 +298,9 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     g = sub.add_parser("generate", help="gera um pacote de origem sintético, deterministicamente")
-    g.add_argument("--escala", dest="scale", choices=["small", "national", "national-8-years"], default="small")
-    g.add_argument("--semente", dest="seed", type=int, default=None, help="semente (padrão: a da amostra)")
-    g.add_argument("--saida", dest="out", required=True, help="pasta de saída")
+    g.add_argument("--scale", choices=["small", "national", "national-8-years"], default="small")
+    g.add_argument("--seed", type=int, default=None, help="semente (padrão: a da amostra)")
+    g.add_argument("--out", required=True, help="pasta de saída")
     g.set_defaults(func=cmd_generate)
 
     i = sub.add_parser(
@@ -314,7 +314,7 @@ def parser() -> argparse.ArgumentParser:
                    "arquivo tem)")
     i.add_argument("file", nargs="+", metavar="ARQUIVO",
                    help="arquivo exportado pelo regulador; vários (os mensais do Monitriip) num só pacote, na ordem dada")
-    i.add_argument("--saida", dest="out", required=True, help="pasta de saída do pacote de origem")
+    i.add_argument("--out", required=True, help="pasta de saída do pacote de origem")
     i.add_argument("--fonte-url", help="endereço de onde a exportação foi baixada (padrão: o portal de dados abertos da ANTT)")
     i.add_argument("--data-referencia", help="data dos dados ou da extração, AAAA, AAAA-MM ou AAAA-MM-DD "
                    "(padrão: o ano no nome do arquivo, quando houver um só; com vários arquivos, o mês mais "
@@ -324,22 +324,22 @@ def parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("validate", help="valida um pacote de origem")
     v.add_argument("data", nargs="+", help=help_text("data"))
-    v.add_argument("--relatorio", dest="report", help="grava o relatório em JSON neste arquivo")
+    v.add_argument("--report", help="grava o relatório em JSON neste arquivo")
     v.set_defaults(func=cmd_validate)
 
     b = sub.add_parser("build", help="valida, calcula e gera o site")
-    b.add_argument("--origem", dest="data", action="append", default=None, help=help_text("data"))
-    b.add_argument("--saida", dest="out", default="output", help=help_text("out"))
-    b.add_argument("--as-of", dest="as_of", help=help_text("as_of"))
-    b.add_argument("--tolerante", dest="lenient", action="store_true", help=help_text("lenient"))
+    b.add_argument("--data", action="append", default=None, help=help_text("data"))
+    b.add_argument("--out", default="output", help=help_text("out"))
+    b.add_argument("--as-of", help=help_text("as_of"))
+    b.add_argument("--lenient", action="store_true", help=help_text("lenient"))
     b.add_argument("--permitir-ficticios-com-reais", action="store_true", help=help_text("allow_mixed_sources"))
-    b.add_argument("--caminho-base", dest="base_path", default="", help=help_text("base_path"))
+    b.add_argument("--base-path", default="", help=help_text("base_path"))
     b.add_argument("--site-url", default="", help=help_text("site_url"))
     b.add_argument("--anterior", default="", help=help_text("previous"))
     b.add_argument("--versoes-url", default="", help=help_text("versions_url"))
     b.add_argument("--pasta-release", default="", help=help_text("release_folder"))
-    b.add_argument("--sem-busca", dest="no_search", action="store_true", help="não gera o índice de busca (mais rápido)")
-    b.add_argument("--indice", dest="index", default=str(Settings.__dataclass_fields__["whoosh_dir"].default), help=help_text("whoosh_dir"))
+    b.add_argument("--no-search", action="store_true", help="não gera o índice de busca (mais rápido)")
+    b.add_argument("--index", default=str(Settings.__dataclass_fields__["whoosh_dir"].default), help=help_text("whoosh_dir"))
     b.add_argument("--sem-whoosh", action="store_true",
                    help="não grava o índice Whoosh da busca por linha de comando (a do navegador, o Pagefind, continua)")
     b.add_argument("--processos", type=positive_int, help=help_text("workers"))
@@ -354,12 +354,12 @@ def parser() -> argparse.ArgumentParser:
                                    "desatualizada(s); 1: nada publicado; 2: configuração inválida.")
     n.add_argument("--config", default="nightly.toml",
                    help="arquivo com as fontes ([[fonte]] nome, adaptador, pagina e arquivo ou url; ver o README)")
-    n.add_argument("--saida", dest="out", help="pasta do site publicado (padrão: output)")
-    n.add_argument("--estado", dest="state", help="pasta dos downloads, pacotes e do site candidato (padrão: .cache/nightly)")
-    n.add_argument("--as-of", dest="as_of", help=help_text("as_of"))
-    n.add_argument("--caminho-base", dest="base_path", default=None, help=help_text("base_path"))
+    n.add_argument("--out", help="pasta do site publicado (padrão: output)")
+    n.add_argument("--state", help="pasta dos downloads, pacotes e do site candidato (padrão: .cache/nightly)")
+    n.add_argument("--as-of", help=help_text("as_of"))
+    n.add_argument("--base-path", default=None, help=help_text("base_path"))
     n.add_argument("--site-url", default=None, help=help_text("site_url"))
-    n.add_argument("--anterior", default=None, help=help_text("previous") + " (padrão: o site em --saida, se houver)")
+    n.add_argument("--anterior", default=None, help=help_text("previous") + " (padrão: o site em --out, se houver)")
     n.add_argument("--versoes-url", default=None, help=help_text("versions_url"))
     n.add_argument("--contato", default=None,
                    help="como o regulador pode falar com quem roda o job (um endereço), dito no User-Agent")
@@ -389,39 +389,15 @@ def parser() -> argparse.ArgumentParser:
                "de erros); 2 consulta inválida, uso errado (a mensagem dá um exemplo), ou sem índice de busca ou "
                "com ele danificado (a mensagem diz como gerá-lo).")
     s.add_argument("query", nargs="+", help="a consulta, ex.: transportadora:gontijo uf:GO")
-    s.add_argument("--tabela", dest="table", choices=sorted(TABLES), help="só os registros desta tabela publicada")
+    s.add_argument("--table", choices=sorted(TABLES), help="só os registros desta tabela publicada")
     s.add_argument("--json", action="store_true", help="um objeto JSON por linha (tipo, chave, titulo, url)")
-    s.add_argument("--indice", dest="index", default=str(Settings.__dataclass_fields__["whoosh_dir"].default), help=help_text("whoosh_dir"))
-    s.add_argument("--limite", dest="limit", type=positive_int, default=20, help="quantos resultados mostrar (1 ou mais)")
+    s.add_argument("--index", default=str(Settings.__dataclass_fields__["whoosh_dir"].default), help=help_text("whoosh_dir"))
+    s.add_argument("--limit", type=positive_int, default=20, help="quantos resultados mostrar (1 ou mais)")
     s.set_defaults(func=cmd_search)
     return p
 
 
-# The options' English names before 2026-12-05, when each took its Portuguese one (the README's naming rule; but
-# --as-of, which the data contract names): refused with the new name, not taken as a second name for it.
-RENAMED = {"--scale": "--escala", "--scales": "--escalas", "--seed": "--semente", "--out": "--saida",
-           "--report": "--relatorio", "--data": "--origem", "--lenient": "--tolerante",
-           "--base-path": "--caminho-base", "--no-search": "--sem-busca", "--index": "--indice", "--state": "--estado",
-           "--table": "--tabela", "--limit": "--limite"}
-
-
-def renamed(argv: list[str]) -> str | None:
-    """What to say of an option given by its old English name (:data:`RENAMED`), before a ``--`` that ends them."""
-    for arg in argv:
-        if arg == "--":
-            return None
-        name = arg.split("=", 1)[0]
-        if name in RENAMED:
-            return f"a opção {name} agora se chama {RENAMED[name]}"
-    return None
-
-
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    old = renamed(argv)
-    if old is not None:
-        print(f"erro: {old}", file=sys.stderr)
-        return 2
     args = parser().parse_args(argv)
     if getattr(args, "data", None) is None and args.command == "build":
         args.data = [str(SAMPLE_DIR)]

@@ -38,7 +38,7 @@ def test_make_bench_runs_and_prints_its_table(tmp_path):
 @pytest.mark.browser
 def test_the_journeys_bench_runs_on_the_real_export(real_only_site, browser):
     """bench/journeys.py answers its three pairs on the real export's site (``browser``: Chromium is there)."""
-    proc = subprocess.run([sys.executable, "bench/journeys.py", str(real_only_site), "--vezes", "1"],
+    proc = subprocess.run([sys.executable, "bench/journeys.py", str(real_only_site), "--repeat", "1"],
                           cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     rows = [line.split() for line in proc.stdout.splitlines()[1:4]]

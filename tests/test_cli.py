@@ -28,11 +28,11 @@ def test_validate_wrong_cnpj_fails_naming_file_row_and_column(package):
 
 def test_build_failure_keeps_the_previous_site(package, tmp_path):
     out = tmp_path / "site"
-    ok = cli("build", "--origem", str(package.path), "--saida", str(out), "--as-of", "2026-06-30", "--sem-busca")
+    ok = cli("build", "--data", str(package.path), "--out", str(out), "--as-of", "2026-06-30", "--no-search")
     assert ok.returncode == 0, ok.stderr
     before = (out / "index.html").read_bytes()
     package.edit("linhas.csv", "298.5", "muito longe")
-    bad = cli("build", "--origem", str(package.path), "--saida", str(out), "--as-of", "2026-07-30", "--sem-busca")
+    bad = cli("build", "--data", str(package.path), "--out", str(out), "--as-of", "2026-07-30", "--no-search")
     assert bad.returncode == 1
     assert 'linhas.csv, linha 2, coluna "extensao_km"' in bad.stderr
     assert "site anterior foi mantido" in bad.stderr
@@ -44,7 +44,7 @@ def test_lenient_build_publishes_valid_rows_and_the_rejected_ones(package, tmp_p
     package.edit("linhas.csv", "298.5", "muito longe")
     out = tmp_path / "site"
     proc = cli(
-        "build", "--origem", str(package.path), "--saida", str(out), "--as-of", "2026-06-30", "--tolerante", "--sem-busca"
+        "build", "--data", str(package.path), "--out", str(out), "--as-of", "2026-06-30", "--lenient", "--no-search"
     )
     assert proc.returncode == 0, proc.stderr
     assert "rejeitados.csv" in proc.stdout
@@ -56,20 +56,9 @@ def test_lenient_build_publishes_valid_rows_and_the_rejected_ones(package, tmp_p
 
 
 def test_bad_as_of_is_a_settings_error():
-    proc = cli("build", "--origem", str(MINIMAL), "--as-of", "30/06/2026")
+    proc = cli("build", "--data", str(MINIMAL), "--as-of", "30/06/2026")
     assert proc.returncode == 2
     assert '--as-of "30/06/2026" não é uma data no formato AAAA-MM-DD' in proc.stderr
-
-
-def test_an_option_given_by_its_old_english_name_is_refused_with_its_portuguese_one(tmp_path):
-    proc = cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "s"))
-    assert proc.returncode == 2 and "erro: a opção --data agora se chama --origem" in proc.stderr
-    assert not (tmp_path / "s").exists()
-    proc = cli("validate", str(MINIMAL), "--report=r.json")
-    assert proc.returncode == 2 and "a opção --report agora se chama --relatorio" in proc.stderr
-    # a query may hold what looks like an option after "--"
-    proc = cli("search", "--indice", str(tmp_path / "nada"), "--", "--limit")
-    assert proc.returncode == 2 and "agora se chama" not in proc.stderr
 
 
 def test_missing_data_folder_is_a_settings_error(tmp_path):
@@ -80,8 +69,8 @@ def test_missing_data_folder_is_a_settings_error(tmp_path):
 
 def test_ci_output_is_one_line_per_stage_with_timing(tmp_path):
     # a process: what a CI log shows is everything written to its fds 1 and 2 (Pelican's, the workers')
-    proc = run_cli("build", "--origem", str(MINIMAL), "--saida", str(tmp_path / "s"), "--as-of", "2026-06-30",
-                   "--indice", str(tmp_path / "busca"))
+    proc = run_cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "s"), "--as-of", "2026-06-30",
+                   "--index", str(tmp_path / "busca"))
     assert proc.returncode == 0, proc.stderr
     stages = [line for line in proc.stderr.splitlines() if line.startswith("[")]
     assert [s.split("]")[0][1:] for s in stages] == [
@@ -104,22 +93,22 @@ def test_ci_output_is_one_line_per_stage_with_timing(tmp_path):
 
 def test_search_command_finds_records_by_field(tmp_path):
     index = str(tmp_path / "busca")
-    built = cli("build", "--origem", str(MINIMAL), "--saida", str(tmp_path / "s"), "--as-of", "2026-06-30",
-                "--indice", index)
+    built = cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "s"), "--as-of", "2026-06-30",
+                "--index", index)
     assert built.returncode == 0, built.stderr
-    proc = cli("search", "uf:GO", "tipo:linha", "--indice", index)
+    proc = cli("search", "uf:GO", "tipo:linha", "--index", index)
     assert proc.returncode == 0
     lines = proc.stdout.splitlines()
     assert lines[0].split()[:2] == ["linha", "12-0140-00"] and "/linhas/12-0140-00/" in lines[0]
     assert lines[-1] == "1 resultado(s)"
-    accents = cli("search", "brasília", "--indice", index)  # accents folded: BRASILIA
+    accents = cli("search", "brasília", "--index", index)  # accents folded: BRASILIA
     assert "/linhas/12-0140-00/" in accents.stdout and "/transportadoras/11222333000181/" in accents.stdout
-    vencidas = cli("search", "tipo:outorga", "situacao:vencida", "--indice", index)
+    vencidas = cli("search", "tipo:outorga", "situacao:vencida", "--index", index)
     assert [line.split()[1] for line in vencidas.stdout.splitlines()[:-1]] == ["OUT-2", "OUT-5", "OUT-6"]
 
 
 def test_search_without_an_index_says_how_to_make_one(tmp_path):
-    proc = cli("search", "caldas", "--indice", str(tmp_path / "nada"))
+    proc = cli("search", "caldas", "--index", str(tmp_path / "nada"))
     assert proc.returncode == 2
     assert "python -m pipeline build" in proc.stderr
 
@@ -137,35 +126,35 @@ def test_build_refuses_to_replace_a_folder_it_did_not_make(tmp_path):
     precious = tmp_path / "documentos"
     precious.mkdir()
     (precious / "carta.txt").write_text("não apague", encoding="utf-8")
-    proc = cli("build", "--origem", str(MINIMAL), "--saida", str(precious), "--sem-busca")
+    proc = cli("build", "--data", str(MINIMAL), "--out", str(precious), "--no-search")
     assert proc.returncode == 2
-    assert f"a pasta de saída (--saida) {precious} já existe e não foi gerada pelo portal" in proc.stderr
+    assert f"a pasta de saída (--out) {precious} já existe e não foi gerada pelo portal" in proc.stderr
     assert (precious / "carta.txt").read_text(encoding="utf-8") == "não apague"
-    index = cli("build", "--origem", str(MINIMAL), "--saida", str(tmp_path / "site"), "--indice", str(precious))
-    assert index.returncode == 2 and "--indice" in index.stderr
+    index = cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "site"), "--index", str(precious))
+    assert index.returncode == 2 and "--index" in index.stderr
     assert (precious / "carta.txt").is_file()
 
 
 def test_a_build_without_the_command_line_index_leaves_its_folder_alone_and_keeps_the_browsers(tmp_path):
     """``--sem-whoosh`` (the nightly job's choice): no Whoosh index is written, not even into a folder
-    ``--indice`` names, and the browser's search (Pagefind) is made as before."""
+    ``--index`` names, and the browser's search (Pagefind) is made as before."""
     named = tmp_path / "documentos"
     named.mkdir()
     (named / "carta.txt").write_text("não apague", encoding="utf-8")
-    proc = cli("build", "--origem", str(MINIMAL), "--saida", str(tmp_path / "site"), "--as-of", "2026-06-30",
-               "--indice", str(named), "--sem-whoosh")
+    proc = cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "site"), "--as-of", "2026-06-30",
+               "--index", str(named), "--sem-whoosh")
     assert proc.returncode == 0, proc.stderr
     assert [p.name for p in named.iterdir()] == ["carta.txt"]
     assert (tmp_path / "site" / "pagefind" / "pagefind-entry.json").is_file()
-    search = cli("search", "caldas", "--indice", str(named))
+    search = cli("search", "caldas", "--index", str(named))
     assert search.returncode == 2 and "python -m pipeline build" in search.stderr
 
 
 def test_a_second_build_replaces_the_first(tmp_path):
     out = tmp_path / "site"
     for _ in range(2):
-        proc = cli("build", "--origem", str(MINIMAL), "--saida", str(out), "--as-of", "2026-06-30",
-                   "--indice", str(tmp_path / "busca"))
+        proc = cli("build", "--data", str(MINIMAL), "--out", str(out), "--as-of", "2026-06-30",
+                   "--index", str(tmp_path / "busca"))
         assert proc.returncode == 0, proc.stderr
     assert (out / ".gerado-pelo-portal").is_file() and (tmp_path / "busca" / ".gerado-pelo-portal").is_file()
 
@@ -173,14 +162,14 @@ def test_a_second_build_replaces_the_first(tmp_path):
 @pytest.fixture(scope="module")
 def search_index(tmp_path_factory):
     root = tmp_path_factory.mktemp("busca-cli")
-    built = cli("build", "--origem", str(MINIMAL), "--saida", str(root / "s"), "--as-of", "2026-06-30",
-                "--indice", str(root / "busca"))
+    built = cli("build", "--data", str(MINIMAL), "--out", str(root / "s"), "--as-of", "2026-06-30",
+                "--index", str(root / "busca"))
     assert built.returncode == 0, built.stderr
     return str(root / "busca")
 
 
 def found(index: str, *query: str) -> list[dict]:
-    proc = cli("search", *query, "--json", "--indice", index)
+    proc = cli("search", *query, "--json", "--index", index)
     assert proc.returncode == (0 if proc.stdout else 1), proc.stderr  # 1: nothing found, said on stderr
     return [json.loads(line) for line in proc.stdout.splitlines()]
 
@@ -188,18 +177,18 @@ def found(index: str, *query: str) -> list[dict]:
 def test_search_by_field_and_table(search_index):
     hits = found(search_index, "transportadora:cerrado")
     assert {"linha", "transportadora", "outorga"} <= {h["tipo"] for h in hits}
-    assert all(h["tipo"] == "linha" for h in found(search_index, "transportadora:cerrado", "--tabela", "linhas"))
-    assert [h["chave"] for h in found(search_index, "grupo:IV", "--tabela", "enquadramentos")] == [
+    assert all(h["tipo"] == "linha" for h in found(search_index, "transportadora:cerrado", "--table", "linhas"))
+    assert [h["chave"] for h in found(search_index, "grupo:IV", "--table", "enquadramentos")] == [
         f"78-IV-{a}" for a in "abcdefghi"]  # art. 78, group IV: alíneas a to i
-    assert {h["chave"] for h in found(search_index, "uf:MS", "--tabela", "linhas")} == {"MSBO0010001"}
+    assert {h["chave"] for h in found(search_index, "uf:MS", "--table", "linhas")} == {"MSBO0010001"}
 
 
 def test_search_ranges_of_dates_and_values(search_index):
     # 12-0140-00's fares in force on 2026-06-30: 88.50 (convencional) and the executivo; 92.10 starts in 2027
-    in_range = found(search_index, "valor:[85 TO 90]", "--tabela", "linhas")
+    in_range = found(search_index, "valor:[85 TO 90]", "--table", "linhas")
     assert [h["chave"] for h in in_range] == ["12-0140-00"]
-    assert found(search_index, "valor:[91 TO 93]", "--tabela", "linhas") == []
-    declared = found(search_index, "data:[2020-01-01 TO 2020-12-31]", "--tabela", "caducidades")
+    assert found(search_index, "valor:[91 TO 93]", "--table", "linhas") == []
+    declared = found(search_index, "data:[2020-01-01 TO 2020-12-31]", "--table", "caducidades")
     assert [h["chave"] for h in declared] == ["Portaria DTR nº 45/2020"]
 
 
@@ -207,17 +196,17 @@ def test_the_widest_range_and_a_single_day_find_every_record_they_hold(search_in
     # a range is read from the index's coarse tiers and its fine ones (pipeline/index/whoosh.py RANGE_STEP)
     with open(MINIMAL / "outorgas.csv", encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh))
-    every = found(search_index, "data:[1900-01-01 TO 2100-12-31]", "--tabela", "outorgas")
+    every = found(search_index, "data:[1900-01-01 TO 2100-12-31]", "--table", "outorgas")
     assert sorted(h["chave"] for h in every) == sorted(r["id"] for r in rows if r["inicio"])
     day = rows[0]["inicio"]
-    on_the_day = found(search_index, f"data:[{day} TO {day}]", "--tabela", "outorgas")
+    on_the_day = found(search_index, f"data:[{day} TO {day}]", "--table", "outorgas")
     assert [h["chave"] for h in on_the_day] == [r["id"] for r in rows if r["inicio"] == day]
 
 
 def test_search_folds_accents_before_stemming(search_index):
     assert {h["chave"] for h in found(search_index, "transporte", "fronteira")} >= {"77888999000181"}
     for typed in ("corumbá", "CORUMBA", "Corumba"):
-        assert [h["chave"] for h in found(search_index, typed, "--tabela", "linhas")] == ["MSBO0010001"], typed
+        assert [h["chave"] for h in found(search_index, typed, "--table", "linhas")] == ["MSBO0010001"], typed
 
 
 def test_search_json_lines_carry_type_key_title_and_url(search_index):
@@ -235,7 +224,7 @@ def test_search_json_lines_carry_type_key_title_and_url(search_index):
     ("(uf:GO OR uf:DF", "parênteses"),
 ])
 def test_malformed_query_gets_a_message_with_an_example_and_exit_2(search_index, query, says):
-    proc = cli("search", query, "--json", "--indice", search_index)
+    proc = cli("search", query, "--json", "--index", search_index)
     assert proc.returncode == 2
     assert proc.stderr.startswith("consulta inválida: ") and says in proc.stderr and "Ex.:" in proc.stderr
     assert "Traceback" not in proc.stderr and proc.stdout == ""

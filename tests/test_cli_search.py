@@ -26,7 +26,7 @@ def keys(proc) -> list[str]:
 
 
 def test_nothing_found_says_so_on_stderr_with_a_hint_and_exits_1(index):
-    proc = cli("search", "xilofone", "zarabatana", "--indice", index)
+    proc = cli("search", "xilofone", "zarabatana", "--index", index)
     assert proc.returncode == 1
     assert proc.stdout == ""
     first, *hint = proc.stderr.splitlines()
@@ -35,15 +35,15 @@ def test_nothing_found_says_so_on_stderr_with_a_hint_and_exits_1(index):
 
 
 def test_nothing_found_in_one_table_suggests_searching_them_all(index):
-    proc = cli("search", "corumbá", "--tabela", "caducidades", "--indice", index)
+    proc = cli("search", "corumbá", "--table", "caducidades", "--index", index)
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.startswith("Nenhum resultado para “corumbá” em caducidades.")
-    assert "sem --tabela" in proc.stderr
-    assert cli("search", "corumbá", "--indice", index).returncode == 0  # found in the other tables
+    assert "sem --table" in proc.stderr
+    assert cli("search", "corumbá", "--index", index).returncode == 0  # found in the other tables
 
 
 def test_nothing_found_with_json_prints_no_line_and_says_so_on_stderr(index):
-    proc = cli("search", "xilofone", "--json", "--indice", index)
+    proc = cli("search", "xilofone", "--json", "--index", index)
     assert proc.stdout == "" and proc.stderr.startswith("Nenhum resultado para “xilofone”.")
     assert proc.returncode == 1  # as without --json: a script tells "nothing" from "found" by the status
 
@@ -70,28 +70,28 @@ def test_help_states_the_exit_statuses():
     ["- caldas novas -"],
 ])
 def test_a_separator_between_places_is_not_an_operator(index, typed):
-    proc = cli("search", *typed, "--tabela", "linhas", "--indice", index)
+    proc = cli("search", *typed, "--table", "linhas", "--index", index)
     assert proc.returncode == 0, proc.stderr
     assert keys(proc) == ["12-0140-00"], proc.stdout
 
 
 def test_a_city_and_its_uf_written_with_a_dash_or_a_slash(index):
     for typed in ("Caldas Novas - GO", "Caldas Novas/GO", "Caldas Novas (GO)", "caldas novas-go"):
-        proc = cli("search", typed, "--tabela", "municipios", "--indice", index)
+        proc = cli("search", typed, "--table", "municipios", "--index", index)
         assert proc.returncode == 0, (typed, proc.stderr)
         assert "Caldas Novas (GO)" in proc.stdout, typed
 
 
 def test_a_query_of_separators_alone_is_refused_with_an_example(index):
-    proc = cli("search", "-", "–", "--indice", index)
+    proc = cli("search", "-", "–", "--index", index)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("consulta inválida: consulta vazia") and "Ex.:" in proc.stderr
 
 
 def test_a_dash_inside_a_word_is_kept(index):
-    proc = cli("search", "12-0140-00", "--indice", index)
+    proc = cli("search", "12-0140-00", "--index", index)
     assert proc.returncode == 0 and "/linhas/12-0140-00/" in proc.stdout
-    dated = cli("search", "tipo:caducidade", "-", "data:[2020-01-01 TO 2020-12-31]", "--indice", index)
+    dated = cli("search", "tipo:caducidade", "-", "data:[2020-01-01 TO 2020-12-31]", "--index", index)
     assert keys(dated) == ["Portaria"]  # "Portaria DTR nº 45/2020"
 
 
@@ -101,22 +101,22 @@ def test_a_dash_inside_a_word_is_kept(index):
 @pytest.mark.slow  # a real-export build
 def test_names_are_not_stemmed_on_the_real_export(real_only_site):
     index = str(real_only_site.parent / "busca")
-    caicara = cli("search", "caiçara", "--indice", index)
+    caicara = cli("search", "caiçara", "--index", index)
     assert caicara.returncode == 0, caicara.stderr
     assert "VIAÇÃO CAIÇARA LTDA." in caicara.stdout  # the carrier of the real export
     assert not re.search(r"caic[oó]\b", caicara.stdout, re.I), caicara.stdout
-    caico = cli("search", "caicó", "--indice", index)
+    caico = cli("search", "caicó", "--index", index)
     assert caico.returncode == 0 and "Caicó (RN)" in caico.stdout
     assert "CAIÇARA" not in caico.stdout
-    assert cli("search", "CAICO", "--tabela", "municipios", "--indice", index).stdout.startswith("cidade")
+    assert cli("search", "CAICO", "--table", "municipios", "--index", index).stdout.startswith("cidade")
 
 
 def test_descriptive_text_is_still_stemmed_and_a_singular_finds_its_plural(index):
     # the enquadramentos' descriptions are free text: "passageiro" finds "passageiros"
-    described = cli("search", "passageiro", "--tabela", "enquadramentos", "--indice", index)
+    described = cli("search", "passageiro", "--table", "enquadramentos", "--index", index)
     assert described.returncode == 0 and keys(described)
     # a name: TRANSPORTES FRONTEIRA LTDA by its singular, not its stem
-    assert "77888999000181" in keys(cli("search", "transporte", "fronteira", "--indice", index))
+    assert "77888999000181" in keys(cli("search", "transporte", "fronteira", "--index", index))
 
 
 # 4. the search imports what a search needs, not the build
@@ -129,7 +129,7 @@ HEAVY = {"pandas", "numpy", "pyarrow", "frictionless", "pelican", "jinja2", "ope
 
 def test_the_search_command_does_not_import_the_build(index):
     proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "pipeline", "search", "caldas", "novas",
-                           "--indice", index], cwd=PROJECT_ROOT, capture_output=True, text=True)
+                           "--index", index], cwd=PROJECT_ROOT, capture_output=True, text=True)
     assert proc.returncode == 0 and "/linhas/12-0140-00/" in proc.stdout
     imported = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
     assert "whoosh.index" in imported  # the measure works

@@ -207,7 +207,7 @@ def export_copy(tmp_path: Path, change) -> Path:
 
 
 def ingest_cli(path: Path, out: Path):
-    return cli("ingest", "antt-horarios", str(path), "--saida", str(out))
+    return cli("ingest", "antt-horarios", str(path), "--out", str(out))
 
 
 def test_export_with_a_stray_latin1_byte_in_utf8_is_refused_by_line(tmp_path):
@@ -257,26 +257,26 @@ def test_export_rows_differing_only_in_spaces_are_duplicates(tmp_path):
 
 @pytest.mark.parametrize("command", [
     ["ingest", "antt-horarios", str(ANTT / "horarios-formato-novo.csv")],
-    ["generate", "--escala", "small"],
-    ["build", "--sem-busca", "--origem", str(MINIMAL)],
+    ["generate", "--scale", "small"],
+    ["build", "--no-search", "--data", str(MINIMAL)],
 ])
 def test_tools_refuse_a_folder_they_did_not_make(command, tmp_path):
     foreign = tmp_path / "meus-documentos"
     foreign.mkdir()
     (foreign / "carta.txt").write_text("não apague", encoding="utf-8")
-    proc = cli(*command, "--saida", str(foreign))
+    proc = cli(*command, "--out", str(foreign))
     assert proc.returncode in (1, 2)
     assert "não foi gerada pelo portal" in proc.stderr and "Traceback" not in proc.stderr
     assert (foreign / "carta.txt").read_text(encoding="utf-8") == "não apague"
-    root = cli(*command, "--saida", "/")
+    root = cli(*command, "--out", "/")
     assert root.returncode in (1, 2) and "raiz" in root.stderr
 
 
 def test_tools_write_a_folder_they_made_again(tmp_path):
     out = tmp_path / "amostra"
-    assert cli("generate", "--escala", "small", "--saida", str(out)).returncode == 0
+    assert cli("generate", "--scale", "small", "--out", str(out)).returncode == 0
     assert (out / folders.OWNED_MARKER).is_file()
-    assert cli("generate", "--escala", "small", "--saida", str(out)).returncode == 0
+    assert cli("generate", "--scale", "small", "--out", str(out)).returncode == 0
 
 
 def test_out_dot_is_refused_before_any_stage(tmp_path):
@@ -287,8 +287,8 @@ def test_out_dot_is_refused_before_any_stage(tmp_path):
     from pipeline import PROJECT_ROOT
 
     (tmp_path / "algo.txt").write_text("x", encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "pipeline", "build", "--origem", str(MINIMAL), "--saida", ".",
-                           "--sem-busca"], cwd=tmp_path, capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "pipeline", "build", "--data", str(MINIMAL), "--out", ".",
+                           "--no-search"], cwd=tmp_path, capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)})
     assert proc.returncode == 2 and "não foi gerada pelo portal" in proc.stderr
     assert "[leitura]" not in proc.stdout + proc.stderr
@@ -299,14 +299,14 @@ def test_a_full_disk_during_the_build_keeps_the_previous_site(tmp_path, monkeypa
     from pipeline.publish import tabular
 
     site = tmp_path / "site"
-    assert cli.main(["build", "--origem", str(MINIMAL), "--saida", str(site), "--sem-busca"]) == 0
+    assert cli.main(["build", "--data", str(MINIMAL), "--out", str(site), "--no-search"]) == 0
     before = (site / "index.html").read_bytes()
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", "linhas.csv")
 
     monkeypatch.setattr(tabular, "write_csv", full)
-    assert cli.main(["build", "--origem", str(MINIMAL), "--saida", str(site), "--sem-busca"]) == 1
+    assert cli.main(["build", "--data", str(MINIMAL), "--out", str(site), "--no-search"]) == 1
     assert "disco cheio: linhas.csv" in capsys.readouterr().err
     assert (site / "index.html").read_bytes() == before
     assert not list(tmp_path.glob(".site.*"))
@@ -323,7 +323,7 @@ def test_a_full_disk_during_ingest_leaves_no_partial_package(tmp_path, monkeypat
     monkeypatch.setattr(columnar, "write_table", full)
     monkeypatch.setattr(columnar, "write_columns", full)
     out = tmp_path / "pacote"
-    assert cli.main(["ingest", "antt-horarios", str(ANTT / "horarios-formato-novo.csv"), "--saida", str(out)]) == 1
+    assert cli.main(["ingest", "antt-horarios", str(ANTT / "horarios-formato-novo.csv"), "--out", str(out)]) == 1
     assert "disco cheio" in capsys.readouterr().err
     assert not out.exists() and not list(tmp_path.glob(".pacote.*"))
 
@@ -347,24 +347,24 @@ def test_the_swap_is_one_atomic_exchange(tmp_path, monkeypatch):
 
 
 def test_empty_as_of_is_an_error_not_today(tmp_path):
-    proc = cli("build", "--origem", str(MINIMAL), "--saida", str(tmp_path / "s"), "--as-of", "", "--sem-busca")
+    proc = cli("build", "--data", str(MINIMAL), "--out", str(tmp_path / "s"), "--as-of", "", "--no-search")
     assert proc.returncode == 2 and '--as-of "" não é uma data' in proc.stderr
 
 
 def test_report_into_a_missing_folder_is_a_message(tmp_path):
-    proc = cli("validate", str(MINIMAL), "--relatorio", str(tmp_path / "nao" / "existe" / "r.json"))
+    proc = cli("validate", str(MINIMAL), "--report", str(tmp_path / "nao" / "existe" / "r.json"))
     assert proc.returncode == 1 and "pasta inexistente" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_search_limit_zero_and_a_damaged_index(tmp_path):
-    proc = cli("search", "caldas", "--limite", "0", "--indice", str(tmp_path))
+    proc = cli("search", "caldas", "--limit", "0", "--index", str(tmp_path))
     assert proc.returncode == 2 and "não é um número inteiro maior que zero" in proc.stderr
     index = tmp_path / "busca"
     site = tmp_path / "site"
     build(Settings(data=(MINIMAL,), out=site, as_of=AS_OF, whoosh_dir=index))
     for segment in index.glob("*.seg"):
         segment.write_bytes(segment.read_bytes()[:40])  # truncated
-    proc = cli("search", "caldas", "--indice", str(index))
+    proc = cli("search", "caldas", "--index", str(index))
     assert proc.returncode == 2 and "danificado" in proc.stderr + proc.stdout and "Traceback" not in proc.stderr
 
 
@@ -397,8 +397,8 @@ def test_the_build_prints_its_row_accounting_per_table(tmp_path):
     shutil.copy(a / "linhas.csv", b / "linhas.csv")  # the same three lines again, from a second source
     with open(a / "tarifas.csv", "a", encoding="utf-8") as fh:
         fh.write("12-0140-00,BRASILIA,CALDAS NOVAS,executivo,inf,2020-01-01,reajuste,\n")
-    proc = cli("build", "--origem", str(a), "--origem", str(b), "--saida", str(tmp_path / "s"), "--sem-busca",
-               "--tolerante", "--as-of", "2026-06-30")
+    proc = cli("build", "--data", str(a), "--data", str(b), "--out", str(tmp_path / "s"), "--no-search",
+               "--lenient", "--as-of", "2026-06-30")
     assert proc.returncode == 0, proc.stderr
     assert "linhas: 6 lidas = 3 mantidas + 3 duplicadas + 0 rejeitadas" in proc.stdout
     assert "tarifas: 7 lidas = 6 mantidas + 0 duplicadas + 1 rejeitadas" in proc.stdout
@@ -413,13 +413,13 @@ def test_a_full_disk_in_the_background_spreadsheet_writer_keeps_the_previous_sit
     from pipeline.publish import spreadsheet
 
     site = tmp_path / "site"
-    assert cli.main(["build", "--origem", str(MINIMAL), "--saida", str(site), "--sem-busca"]) == 0
+    assert cli.main(["build", "--data", str(MINIMAL), "--out", str(site), "--no-search"]) == 0
     before = (site / "index.html").read_bytes()
 
     def full(df, resource, path, *rest, **kwargs):  # runs in the forked writers, which inherit the patch
         raise OSError(errno.ENOSPC, "No space left on device", path.name)
 
     monkeypatch.setattr(spreadsheet, "write_xlsx", full)
-    assert cli.main(["build", "--origem", str(MINIMAL), "--saida", str(site), "--sem-busca"]) == 1
+    assert cli.main(["build", "--data", str(MINIMAL), "--out", str(site), "--no-search"]) == 1
     assert "disco cheio: transportadoras.xlsx" in capsys.readouterr().err
     assert (site / "index.html").read_bytes() == before and not list(tmp_path.glob(".site.*"))

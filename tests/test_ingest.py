@@ -445,7 +445,7 @@ def test_never_writes_over_the_bundled_sample():
 
 def test_cli_prints_the_summary_and_exits_zero(tmp_path):
     out = tmp_path / "pacote"
-    proc = cli("ingest", "antt-horarios", str(ANTT / "horarios-problemas.csv"), "--saida", str(out))
+    proc = cli("ingest", "antt-horarios", str(ANTT / "horarios-problemas.csv"), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     counts = ["lidas: 20", "mantidas: 7", "mescladas: 0", "duplicadas: 2", "rejeitadas: 11"]
@@ -460,7 +460,7 @@ def test_cli_prints_the_summary_and_exits_zero(tmp_path):
 
 def test_cli_missing_file_exits_one_naming_it(tmp_path):
     missing = tmp_path / "quadro.csv"
-    proc = cli("ingest", "antt-horarios", str(missing), "--saida", str(tmp_path / "pacote"))
+    proc = cli("ingest", "antt-horarios", str(missing), "--out", str(tmp_path / "pacote"))
     assert proc.returncode == 1
     assert f"{missing}: arquivo não encontrado" in proc.stderr
     assert not (tmp_path / "pacote").exists()
@@ -468,13 +468,13 @@ def test_cli_missing_file_exits_one_naming_it(tmp_path):
 
 def test_cli_wrong_header_exits_one_saying_what_is_wrong(tmp_path):
     wrong = ANTT / "linhas-secoes.csv"
-    proc = cli("ingest", "antt-horarios", str(wrong), "--saida", str(tmp_path / "pacote"))
+    proc = cli("ingest", "antt-horarios", str(wrong), "--out", str(tmp_path / "pacote"))
     assert proc.returncode == 1
     assert str(wrong) in proc.stderr and "cabeçalho diferente do esperado" in proc.stderr
     assert "faltam as colunas" in proc.stderr and "tipo_veiculo" in proc.stderr
     comma = tmp_path / "virgulas.csv"
     comma.write_text("cnpj,razao_social,prefixo\n", encoding="latin-1")
-    proc = cli("ingest", "antt-horarios", str(comma), "--saida", str(tmp_path / "pacote"))
+    proc = cli("ingest", "antt-horarios", str(comma), "--out", str(tmp_path / "pacote"))
     assert proc.returncode == 1 and "o separador deve ser ';'" in proc.stderr
 
 
@@ -571,7 +571,7 @@ def test_sections_package_validates(sections):
 
 
 def test_cli_lines_and_sections(tmp_path):
-    proc = cli("ingest", "antt-linhas-secoes", str(ANTT / "linhas-secoes.csv"), "--saida", str(tmp_path))
+    proc = cli("ingest", "antt-linhas-secoes", str(ANTT / "linhas-secoes.csv"), "--out", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     assert "secoes.csv: 8 linhas" in proc.stdout.splitlines()
     assert 'REJEITADA linha 12: âmbito desconhecido: coluna "ambito_linha" = "MUNICIPAL"' in proc.stderr
@@ -584,10 +584,10 @@ def test_cli_lines_and_sections(tmp_path):
                                               ("linhas-secoes.csv", "antt-linhas-secoes")])
 def test_ingest_picks_the_adapter_by_the_files_header(fixture, adapter, tmp_path):
     by_header, named = tmp_path / "pelo-cabecalho", tmp_path / "pelo-nome"
-    result = cli("ingest", str(ANTT / fixture), "--saida", str(by_header))
+    result = cli("ingest", str(ANTT / fixture), "--out", str(by_header))
     assert result.returncode == 0, result.stderr
     assert f"({adapter}, " in result.stdout and saved_report(by_header)["adaptador"] == adapter
-    assert cli("ingest", adapter, str(ANTT / fixture), "--saida", str(named)).returncode == 0
+    assert cli("ingest", adapter, str(ANTT / fixture), "--out", str(named)).returncode == 0
     for path in sorted(named.iterdir()):  # naming the adapter gives the same package
         assert (by_header / path.name).read_bytes() == path.read_bytes(), path.name
 
@@ -595,7 +595,7 @@ def test_ingest_picks_the_adapter_by_the_files_header(fixture, adapter, tmp_path
 def test_a_file_of_no_known_layout_names_the_known_ones(tmp_path):
     export = tmp_path / "outra.csv"
     export.write_bytes(b"codigo;nome\n1;A\n")
-    result = cli("ingest", str(export), "--saida", str(tmp_path / "out"))
+    result = cli("ingest", str(export), "--out", str(tmp_path / "out"))
     assert result.returncode == 1 and not (tmp_path / "out").exists()
     assert "não é o de nenhuma exportação conhecida" in result.stderr
     assert "antt-horarios (2021, SIGMA (2025-))" in result.stderr and "antt-empresas-habilitadas (regular" in result.stderr
@@ -619,7 +619,7 @@ def test_a_copy_of_the_real_export_with_its_accents_lost_is_refused_whole(change
     damaged = _damaged_copy(tmp_path, change)
     first = next(n for n, line in enumerate(damaged.read_text(encoding="utf-8").splitlines(), 1)
                  if n > 1 and ("\ufffd" in line or "Ã" in line))
-    result = cli("ingest", "antt-horarios", str(damaged), "--saida", str(tmp_path / "out"))
+    result = cli("ingest", "antt-horarios", str(damaged), "--out", str(tmp_path / "out"))
     assert result.returncode == 1 and not (tmp_path / "out").exists()
     [message] = [line for line in result.stderr.splitlines() if line.startswith("erro:")]
     assert f"linha {first}, coluna " in message and said in message and "nada foi gravado" in message

@@ -393,17 +393,17 @@ def test_the_source_date_of_several_files(tmp_path):
 
 def test_the_cli_takes_several_files_of_monitriip_only(tmp_path):
     paths = [str(p) for p in months(tmp_path / "in")]
-    proc = cli("ingest", *paths, "--saida", str(tmp_path / "pacote"))
+    proc = cli("ingest", *paths, "--out", str(tmp_path / "pacote"))
     assert proc.returncode == 0, proc.stderr
     assert "lidas: 15" in proc.stdout
     assert ("REJEITADA venda_passagem_07_2026.csv linha 3: número de colunas: a linha tem 3 colunas; o cabeçalho "
             "tem 9") in proc.stderr
     horarios = str(FIXTURES / "antt" / "horarios-formato-novo.csv")
-    proc = cli("ingest", "antt-horarios", horarios, horarios, "--saida", str(tmp_path / "horarios"))
+    proc = cli("ingest", "antt-horarios", horarios, horarios, "--out", str(tmp_path / "horarios"))
     assert proc.returncode == 1
     assert proc.stderr == ("erro: o adaptador antt-horarios lê um arquivo por vez, e foram informados 2; ingira cada "
                            "um numa pasta própria (junta vários arquivos num pacote: antt-monitriip-bilhetes)\n")
-    proc = cli("ingest", paths[0], horarios, "--saida", str(tmp_path / "misturado"))
+    proc = cli("ingest", paths[0], horarios, "--out", str(tmp_path / "misturado"))
     assert proc.returncode == 1
     assert proc.stderr.startswith("erro: os arquivos são de exportações diferentes (venda_passagem_07_2026.csv: "
                                   "antt-monitriip-bilhetes; horarios-formato-novo.csv: antt-horarios)")

@@ -126,7 +126,7 @@ def test_the_command_line_offers_the_journeys_of_manaus_to_sao_paulo(real_only_s
     assert "sp/sao-paulo" not in reach["am/manaus"]
     via = sorted(c for c in reach["am/manaus"] if "sp/sao-paulo" in reach[c])
     assert via == ["ro/porto-velho"]
-    answer = subprocess.run([sys.executable, "-m", "pipeline", "search", "Manaus para São Paulo", "--indice",
+    answer = subprocess.run([sys.executable, "-m", "pipeline", "search", "Manaus para São Paulo", "--index",
                              str(real_only_site.parent / "busca")], capture_output=True, text=True, cwd=PROJECT_ROOT)
     assert answer.returncode == 0
     assert answer.stderr.splitlines()[:2] == [
@@ -138,7 +138,7 @@ def test_the_command_line_offers_the_journeys_of_manaus_to_sao_paulo(real_only_s
     assert f"de Manaus (AM) para Porto Velho (RO), {weekly[('am/manaus', 'ro/porto-velho')]} partidas por semana" in first
     assert f"{weekly[('ro/porto-velho', 'sp/sao-paulo')]} partidas por semana" in second
     assert second.endswith("/cidades/ro/porto-velho/para/sp-sao-paulo/")
-    many = subprocess.run([sys.executable, "-m", "pipeline", "search", "Foz do Iguaçu - Curitiba", "--indice",
+    many = subprocess.run([sys.executable, "-m", "pipeline", "search", "Foz do Iguaçu - Curitiba", "--index",
                            str(real_only_site.parent / "busca")], capture_output=True, text=True, cwd=PROJECT_ROOT)
     legs = [line for line in many.stdout.splitlines() if line.startswith("baldeacao")]
     assert len(legs) == 2 * OFFERED

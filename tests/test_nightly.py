@@ -241,8 +241,8 @@ def test_the_changes_are_computed_against_the_previous_release_fetched_over_http
 def test_the_command_says_in_its_exit_status_that_a_source_is_stale(tmp_path):
     with catalogue() as site:
         config = config_file(tmp_path, site, sources=["horarios", "secoes"])
-        command = [sys.executable, "-m", "pipeline", "nightly", "--config", str(config), "--estado",
-                   str(tmp_path / "estado"), "--saida", str(tmp_path / "site"), "--resumo", str(tmp_path / "resumo.md")]
+        command = [sys.executable, "-m", "pipeline", "nightly", "--config", str(config), "--state",
+                   str(tmp_path / "estado"), "--out", str(tmp_path / "site"), "--resumo", str(tmp_path / "resumo.md")]
         env = {**os.environ, "GITHUB_STEP_SUMMARY": str(tmp_path / "gh.md")}
         first = subprocess.run([*command, "--as-of", "2026-11-29"], cwd=PROJECT_ROOT, capture_output=True, text=True,
                                env=env, timeout=300)
@@ -250,7 +250,7 @@ def test_the_command_says_in_its_exit_status_that_a_source_is_stale(tmp_path):
         stale = subprocess.run([*command, "--as-of", "2026-11-30"], cwd=PROJECT_ROOT, capture_output=True, text=True,
                                env=env, timeout=300)
         site.behave(site.page_url(SIGMA), status=404)
-        gone = subprocess.run([*command, "--as-of", "2026-12-01", "--estado", str(tmp_path / "vazio")],
+        gone = subprocess.run([*command, "--as-of", "2026-12-01", "--state", str(tmp_path / "vazio")],
                               cwd=PROJECT_ROOT, capture_output=True, text=True, env=env, timeout=300)
     assert first.returncode == 0, first.stderr[-2000:]
     assert stale.returncode == 3 and "1 fonte(s) não atualizada(s) hoje: antt-horarios" in stale.stderr

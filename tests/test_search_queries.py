@@ -177,7 +177,7 @@ def test_the_command_line_answers_a_journey_first_and_says_what_it_guessed(real_
     from pipeline import PROJECT_ROOT
 
     def search(*query):
-        return subprocess.run([sys.executable, "-m", "pipeline", "search", *query, "--indice",
+        return subprocess.run([sys.executable, "-m", "pipeline", "search", *query, "--index",
                                str(real_only_site.parent / "busca")], capture_output=True, text=True, cwd=PROJECT_ROOT)
 
     pair = search("sao", "paulo", "rio", "de", "janeiro")

@@ -24,8 +24,8 @@ def test_tables_from_two_folders_build_one_package(tmp_path, schema):
     assert report.valid, [p.mensagem for p in report.errors]
     assert len(report.accepted["tarifas"].rows) == 6  # from the other folder, foreign keys into the first
     out = tmp_path / "site"
-    proc = cli("build", "--origem", str(main), "--origem", str(extra), "--saida", str(out), "--as-of", "2026-06-30",
-               "--sem-busca")
+    proc = cli("build", "--data", str(main), "--data", str(extra), "--out", str(out), "--as-of", "2026-06-30",
+               "--no-search")
     assert proc.returncode == 0, proc.stderr
     assert "R$ 88,50" in (out / "linhas" / "12-0140-00" / "index.html").read_text(encoding="utf-8").replace("\xa0", " ")
 

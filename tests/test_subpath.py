@@ -1,5 +1,5 @@
 """The site served from a sub-path, as a GitHub Pages project site is (``https://<owner>.github.io/<repo>/``):
-built with ``--caminho-base /portal`` and served over HTTP under ``/portal/``, every internal link, asset,
+built with ``--base-path /portal`` and served over HTTP under ``/portal/``, every internal link, asset,
 search-index file and download answers."""
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def test_the_search_index_is_found_next_to_its_script(served):
 
 
 def test_the_catalogues_json_ld_and_feeds_give_addresses_that_answer_under_the_sub_path(served):
-    """``--caminho-base`` without ``--site-url``: no absolute address is known, so every address the catalogues,
+    """``--base-path`` without ``--site-url``: no absolute address is known, so every address the catalogues,
     the pages' JSON-LD and the feeds give is under the sub-path (a root-relative ``/dados/...`` 404s there)."""
     site, origin = served
     texts = {"data.json": (site / "data.json").read_text(encoding="utf-8"),

@@ -184,14 +184,14 @@ def test_published_rows_carry_their_source(tmp_path):
 def test_ingest_options_set_the_source_url_and_date(tmp_path):
     target = tmp_path / "pacote"
     proc = cli("ingest", "antt-horarios", str(PROJECT_ROOT / "tests/fixtures/antt/horarios-formato-novo.csv"),
-               "--saida", str(target), "--fonte-url", "https://exemplo.gov.br/quadro.csv",
+               "--out", str(target), "--fonte-url", "https://exemplo.gov.br/quadro.csv",
                "--data-referencia", "2024-03")
     assert proc.returncode == 0, proc.stderr
     [source] = json.loads((target / "datapackage.json").read_text(encoding="utf-8"))["sources"]
     assert source["path"] == "https://exemplo.gov.br/quadro.csv" and source["date"] == "2024-03"
     assert source["title"] == "Quadro de horários 2024" and source["fictional"] is False
     bad = cli("ingest", "antt-horarios", str(PROJECT_ROOT / "tests/fixtures/antt/horarios-formato-novo.csv"),
-              "--saida", str(tmp_path / "outro"), "--data-referencia", "03/2024")
+              "--out", str(tmp_path / "outro"), "--data-referencia", "03/2024")
     assert bad.returncode == 1 and '--data-referencia "03/2024" não é AAAA, AAAA-MM nem AAAA-MM-DD' in bad.stderr
 
 
@@ -226,8 +226,8 @@ def test_a_real_build_has_no_fictional_banner(real_only_site):
 
 
 def test_combining_the_sample_with_the_real_ingest_is_refused(real_package, tmp_path):
-    proc = cli("build", "--origem", str(SAMPLE_DIR), "--origem", str(real_package), "--saida", str(tmp_path / "s"),
-               "--sem-busca")
+    proc = cli("build", "--data", str(SAMPLE_DIR), "--data", str(real_package), "--out", str(tmp_path / "s"),
+               "--no-search")
     assert proc.returncode == 2
     assert 'a pasta "datasets" é fictícia' in proc.stderr and 'a pasta "antt-horarios" não é' in proc.stderr
     assert not (tmp_path / "s").exists()

@@ -1,9 +1,9 @@
 """Adapters: the regulator's export layouts -> the data contract's source package.
 
-``python -m pipeline ingest ADAPTADOR ARQUIVO --saida PASTA`` calls :func:`ingest`, which writes the
+``python -m pipeline ingest ADAPTADOR ARQUIVO --out PASTA`` calls :func:`ingest`, which writes the
 tables the export can fill (UTF-8 CSVs in the schema's column order), a copy of the project's
 ``datapackage.json`` and ``ingest-report.json``, and returns the :class:`IngestReport`. The package
-it writes is an ordinary source folder: ``validate`` and ``build --origem`` read it like any other. An
+it writes is an ordinary source folder: ``validate`` and ``build --data`` read it like any other. An
 adapter with ``SEVERAL_FILES`` (Monitriip's monthly files) takes several files into one package.
 """
 
@@ -68,7 +68,7 @@ def ingest(
                           f"cada um numa pasta própria (junta vários arquivos num pacote: {several})")
     if Path(out).resolve() in (SAMPLE_DIR.resolve(), PROJECT_ROOT.resolve()):
         raise IngestError(f"{out}: a pasta de saída não pode ser a amostra do projeto nem a pasta do projeto")
-    reason = refusal("de saída (--saida)", Path(out))
+    reason = refusal("de saída (--out)", Path(out))
     if reason:
         raise IngestError(reason)
     # written whole into a staging folder, then put in place: a failure (a full disk) leaves no half package

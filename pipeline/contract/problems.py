@@ -99,7 +99,7 @@ RULES: dict[str, str] = {
     "url-insegura": 'o endereço "{valor}" deve começar com http:// ou https://',
     "dado-pessoal": "o texto parece conter um CPF; dados de pessoas físicas não são publicados (LGPD)",
     "dado-pessoal-metadados": "a descrição da fonte contém um CPF; dados de pessoas físicas não são publicados "
-                              "(LGPD): retire-o (com --tolerante ele é mascarado)",
+                              "(LGPD): retire-o (com --lenient ele é mascarado)",
     "cpf-mascarado": "o texto tinha um CPF, publicado mascarado (LGPD)",
     "dado-pessoal-mascarado": "a descrição da fonte continha um CPF, publicado mascarado (LGPD)",
 }

@@ -87,7 +87,7 @@ class Settings:
     site_url: str = field(
         default="",
         metadata={"help": "endereço público do site, como https://portal.exemplo.gov.br/portal: dá as URLs absolutas "
-                          "do sitemap.xml e do robots.txt (e o --caminho-base, se este não for dado); vazio: sem sitemap"},
+                          "do sitemap.xml e do robots.txt (e o --base-path, se este não for dado); vazio: sem sitemap"},
     )
     previous: str = field(
         default="",
@@ -131,7 +131,7 @@ class Settings:
         if isinstance(self.as_of, str):
             object.__setattr__(self, "as_of", parse_as_of(self.as_of))
         if not data:
-            raise SettingsError("informe ao menos uma pasta de dados (--origem)")
+            raise SettingsError("informe ao menos uma pasta de dados (--data)")
         if not isinstance(self.workers, int) or self.workers < 1:
             raise SettingsError(f"--processos deve ser um número inteiro maior que zero, não {self.workers!r}")
         if self.versions_url and not re.fullmatch(r"https?://[^\s\"'<>]+", self.versions_url):
@@ -158,7 +158,7 @@ class Settings:
             check_host(self.site_url, m["host"], m["port"])
             check_segments("--site-url", self.site_url, m["path"])
             if base and base != m["path"]:
-                raise SettingsError(f'--site-url "{self.site_url}" e --caminho-base "{self.base_path}" não combinam: '
+                raise SettingsError(f'--site-url "{self.site_url}" e --base-path "{self.base_path}" não combinam: '
                                     f"o caminho do endereço público é {m['path'] or '/'}")
             base = m["path"]
             port = f":{int(m['port'])}" if m["port"] else ""
@@ -194,26 +194,26 @@ class Settings:
 
     def check_outputs(self) -> None:
         """Before anything is written: the folders the build writes (the site, the Whoosh index) and those it
-        reads (each --origem, a local --anterior) are apart, and the build replaces its output folders whole,
+        reads (each --data, a local --anterior) are apart, and the build replaces its output folders whole,
         so it refuses any that another program made. ``--anterior`` may name the site being replaced, or
         its ``dados/``: the build reads it before the swap (the nightly job's case)."""
-        named = [("--saida", self.out)]
+        named = [("--out", self.out)]
         if self.whoosh_index is not None:
-            named.append(("--indice", self.whoosh_index))
+            named.append(("--index", self.whoosh_index))
         if self.release_folder is not None:
             named.append(("--pasta-release", self.release_folder))
-        named += [("--origem", folder) for folder in self.data]
+        named += [("--data", folder) for folder in self.data]
         previous = self.previous_folder()
         if previous is not None and previous.resolve() not in (self.out.resolve(), (self.out / "dados").resolve()):
             named.append(("--anterior", previous))
-        reason = overlap(named, read_only={"--origem", "--anterior"})
+        reason = overlap(named, read_only={"--data", "--anterior"})
         if reason:
             raise SettingsError(reason)
-        folders = [("de saída (--saida)", self.out)]
+        folders = [("de saída (--out)", self.out)]
         if self.release_folder is not None:
             folders.append(("da release (--pasta-release)", self.release_folder))
         if self.whoosh_index is not None:
-            folders.append(("do índice de busca (--indice)", self.whoosh_index))
+            folders.append(("do índice de busca (--index)", self.whoosh_index))
         for name, folder in folders:
             reason = refusal(name, folder)
             if reason:
@@ -241,12 +241,12 @@ def check_email(given: str) -> str:
 
 
 def check_base_path(given: str) -> str:
-    """``--caminho-base`` without its trailing slashes, once checked (the nightly job checks its own with it,
+    """``--base-path`` without its trailing slashes, once checked (the nightly job checks its own with it,
     before it downloads anything)."""
     base = given.rstrip("/")
     if not BASE_PATH.fullmatch(base):
-        raise SettingsError(f'--caminho-base "{given}" deve ser vazio ou como /portal (letras, dígitos, . _ ~ -)')
-    check_segments("--caminho-base", given, base)
+        raise SettingsError(f'--base-path "{given}" deve ser vazio ou como /portal (letras, dígitos, . _ ~ -)')
+    check_segments("--base-path", given, base)
     return base
 
 

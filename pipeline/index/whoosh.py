@@ -45,7 +45,7 @@ from ..tools.folders import staged
 _TEXT = RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map) | StemFilter(lang="pt")
 _NAME = RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map)  # names: folded, not stemmed
 
-# What each document is (``tipo``) and the published table it comes from (``--tabela``).
+# What each document is (``tipo``) and the published table it comes from (``--table``).
 TABLES = {**{k.table: k.name for k in kinds.RECORD_KINDS}, "enquadramentos": "enquadramento", "achados": "achado"}
 
 # The fields a query may name: ``(kind, the published columns it holds, an example)``. The kinds are

@@ -40,7 +40,7 @@ class SourceSpec:
     the regulator's catalogue (``pagina``) and the pattern of its file names (``arquivo``, the period in the
     groups ``mes`` and ``ano``), of which the ``meses`` newest periods are taken."""
 
-    nome: str  # folder of its state and package under --estado, and its name in the summary
+    nome: str  # folder of its state and package under --state, and its name in the summary
     adaptador: str
     url: str = ""
     pagina: str = ""
@@ -68,7 +68,7 @@ class NightlyConfig:
     contato: str = ""  # how the regulator may reach whoever runs the job (in the User-Agent)
     lenient: bool = False
     # the release the changes are computed against: the live site's /dados/ (a URL, on a fresh runner), or,
-    # when not given, the site in --saida if there is one
+    # when not given, the site in --out if there is one
     previous: str = ""
     versions_url: str = ""  # where each release is kept outside the site (--versoes-url)
     # the hosts besides the sources' own (their pagina or url) that a download may be redirected to or
@@ -177,7 +177,7 @@ def load_config(path: Path, **overrides) -> NightlyConfig:
         if missing:
             refuse(f"{label} não tem {', '.join(missing)}")
         if entry["nome"] in names:
-            refuse(f'duas fontes se chamam "{entry["nome"]}": cada uma precisa de um nome (a sua pasta em --estado)')
+            refuse(f'duas fontes se chamam "{entry["nome"]}": cada uma precisa de um nome (a sua pasta em --state)')
         names.add(entry["nome"])
         if entry["adaptador"] not in ADAPTERS:
             refuse(f"{label}: adaptador desconhecido {entry['adaptador']} (conhecidos: {', '.join(ADAPTERS)})")
@@ -206,7 +206,7 @@ def load_config(path: Path, **overrides) -> NightlyConfig:
     for key in ("timeout", "backoff", "max_seconds", "perda_maxima"):
         values[key] = float(values.get(key, getattr(NightlyConfig, key)))
     # the site is swapped whole and the state folder holds the candidate site: neither inside the other
-    reason = overlap([("--saida", values["out"]), ("--estado", values["state"])])
+    reason = overlap([("--out", values["out"]), ("--state", values["state"])])
     if reason:
         raise NightlyError(reason)
     # the sub-path and the address reach the build only after the downloads: checked now, as the build checks them
@@ -312,7 +312,7 @@ def _rows_of(package: Path) -> int | None:
 
 
 def update(spec: SourceSpec, config: NightlyConfig, client) -> Outcome:
-    """Bring one source up to date in ``--estado/<nome>/``: its files (``arquivos/``), its package
+    """Bring one source up to date in ``--state/<nome>/``: its files (``arquivos/``), its package
     (``pacote/``) and ``estado.json`` change only when tonight's files were found, downloaded, ingested
     with rows and valid, and did not lose more than ``perda_maxima`` of the rows of the last good copy.
     Otherwise the last good copy stays, marked with the date and cause of the failure for every page that
@@ -562,7 +562,7 @@ def run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
     """The whole job; returns the summary (``published`` tells whether the site was replaced). It holds the
     locks of the site and of the state folder throughout: another job (or a build) writing either stops
     at once (:class:`folders.FolderBusy`), this one too when it comes second."""
-    reason = refusal("de saída (--saida)", config.out) or state_refusal(config.state)
+    reason = refusal("de saída (--out)", config.out) or state_refusal(config.state)
     if reason:
         raise NightlyError(reason)
     with exclusive(config.out, config.state):
@@ -573,17 +573,17 @@ def run(config: NightlyConfig, progress: Progress | None = None) -> Summary:
 
 
 def state_refusal(state: Path) -> str | None:
-    """Why ``--estado`` may not be used, before anything is written into it: a folder of someone else's
+    """Why ``--state`` may not be used, before anything is written into it: a folder of someone else's
     (not empty, neither marked by the job nor holding an earlier job's sources) would receive the sources'
     folders, the candidate site and the summary."""
     if not state.exists():
         return None
     if not state.is_dir() or state.is_symlink():
-        return f"a pasta de estado (--estado) {state} não é uma pasta: escolha uma pasta nova ou vazia"
+        return f"a pasta de estado (--state) {state} não é uma pasta: escolha uma pasta nova ou vazia"
     entries = list(state.iterdir())
     if not entries or (state / OWNED_MARKER).is_file() or any((e / "estado.json").is_file() for e in entries):
         return None
-    return (f"a pasta de estado (--estado) {state} já existe e não foi gerada pelo job noturno: escolha uma pasta "
+    return (f"a pasta de estado (--state) {state} já existe e não foi gerada pelo job noturno: escolha uma pasta "
             "nova ou vazia (nada foi gravado nela)")
 
 

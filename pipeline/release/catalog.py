@@ -22,7 +22,7 @@ Inputs shared by the functions:
 ``site_url``
     the site's public address without trailing slash (``https://portal.exemplo.gov.br``,
     ``https://x.github.io/portal``), the path it is served under when only that is known (``/portal``:
-    ``--caminho-base`` without ``--site-url``), or ``""`` when neither is. Without an address every IRI is
+    ``--base-path`` without ``--site-url``), or ``""`` when neither is. Without an address every IRI is
     written relative to the site root (``/portal/dados/infracoes.csv``): a consumer resolves them against the
     URL it fetched the catalogue from (JSON-LD parsers need that base, e.g. rdflib's ``publicID``). Root-relative IRIs are
     only right for a site served at the root of its domain, and ``data.json`` validators require
@@ -507,7 +507,7 @@ def _publisher_name(source: Mapping) -> str:
 
 
 def _publisher(sources: Sequence[Mapping]) -> str | None:
-    """The public body behind ``sources``: the first source's publisher (folders come in --origem order, the
+    """The public body behind ``sources``: the first source's publisher (folders come in --data order, the
     decree the project supplies last); None when it declares none (a folder without a descriptor: the
     decree's publisher is not taken for the folder's)."""
     return (_publisher_name(sources[0]) or None) if sources else None

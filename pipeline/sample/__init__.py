@@ -117,7 +117,7 @@ def generate(scale: str | Mapping[str, int], seed: int, out: Path) -> dict[str, 
     Returns the number of rows written per table. Same ``scale`` and ``seed`` give identical bytes.
     """
     counts = _resolve_scale(scale)
-    reason = refusal("de saída (--saida)", Path(out))
+    reason = refusal("de saída (--out)", Path(out))
     if reason:
         raise SettingsError(reason)
     with staged(Path(out), "amostra fictícia gerada por python -m pipeline generate") as staging:

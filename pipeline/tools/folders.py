@@ -3,7 +3,7 @@
 Each is written into a staging folder beside its target and put in place only when complete; the
 exchange is atomic (``renameat2`` with ``RENAME_EXCHANGE`` on Linux), so there is never a moment without
 a complete folder, and a failure leaves the previous one as it was. A tool refuses to replace a folder
-that exists, is not empty and was not made by the portal (the marker file): ``--saida ~`` or ``--saida /``
+that exists, is not empty and was not made by the portal (the marker file): ``--out ~`` or ``--out /``
 never swaps a user's folder away.
 
 Each of these folders is written by one run at a time: :func:`exclusive` holds a lock file beside it
@@ -65,7 +65,7 @@ def refusal(what: str, folder: Path) -> str | None:
 
 
 def _of(text: str) -> str:
-    """``de`` joined to what follows, as Portuguese writes it: "da pasta", "do pacote", "de --saida"."""
+    """``de`` joined to what follows, as Portuguese writes it: "da pasta", "do pacote", "de --out"."""
     for article, joined in (("a ", "da "), ("o ", "do "), ("as ", "das "), ("os ", "dos ")):
         if text.startswith(article):
             return joined + text[len(article):]

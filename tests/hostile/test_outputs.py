@@ -31,7 +31,7 @@ def run(capsys, *args: str) -> tuple[int, str]:
 
 
 def build(capsys, out: Path, *more: str, data: Path = MINIMAL) -> tuple[int, str]:
-    return run(capsys, "build", "--origem", str(data), "--saida", str(out), "--as-of", AS_OF, *more)
+    return run(capsys, "build", "--data", str(data), "--out", str(out), "--as-of", AS_OF, *more)
 
 
 def copy_of_minimal(folder: Path) -> Path:
@@ -50,28 +50,28 @@ def test_out_and_index_the_same_folder_are_refused_before_anything_is_written(sp
         index = tmp_path / "atalho"
         index.symlink_to(site, target_is_directory=True)
     before = snapshot(tmp_path)
-    code, err = build(capsys, site, "--indice", str(index))
+    code, err = build(capsys, site, "--index", str(index))
     assert code == 2
-    assert f"--saida {site} e --indice {index} são a mesma pasta" in err and "Traceback" not in err
+    assert f"--out {site} e --index {index} são a mesma pasta" in err and "Traceback" not in err
     assert not site.exists() and snapshot(tmp_path) == before
 
 
 def test_an_index_inside_the_site_is_refused_and_the_site_kept(tmp_path, capsys):
     site = tmp_path / "S"
-    assert build(capsys, site, "--sem-busca")[0] == 0
+    assert build(capsys, site, "--no-search")[0] == 0
     before = snapshot(tmp_path)
-    code, err = build(capsys, site, "--indice", str(site / "busca-cli"))
+    code, err = build(capsys, site, "--index", str(site / "busca-cli"))
     assert code == 2
-    assert f"--indice {site / 'busca-cli'} fica dentro de --saida {site}" in err
+    assert f"--index {site / 'busca-cli'} fica dentro de --out {site}" in err
     assert snapshot(tmp_path) == before
 
 
 def test_a_site_inside_a_data_folder_is_refused(tmp_path, capsys):
     data = copy_of_minimal(tmp_path / "pacote")
     before = snapshot(tmp_path)
-    code, err = build(capsys, data / "site", "--sem-busca", data=data)
+    code, err = build(capsys, data / "site", "--no-search", data=data)
     assert code == 2
-    assert f"--saida {data / 'site'} fica dentro de --origem {data}" in err
+    assert f"--out {data / 'site'} fica dentro de --data {data}" in err
     assert snapshot(tmp_path) == before
 
 
@@ -79,9 +79,9 @@ def test_a_data_folder_inside_the_site_is_refused(tmp_path, capsys):
     site = tmp_path / "S"
     data = copy_of_minimal(site / "pacote")
     before = snapshot(tmp_path)
-    code, err = build(capsys, site, "--sem-busca", data=data)
+    code, err = build(capsys, site, "--no-search", data=data)
     assert code == 2
-    assert f"--origem {data} fica dentro de --saida {site}" in err
+    assert f"--data {data} fica dentro de --out {site}" in err
     assert snapshot(tmp_path) == before
 
 
@@ -91,18 +91,18 @@ def test_a_previous_release_folder_holding_the_site_is_refused(tmp_path, capsys)
     (previous / "leia-me.txt").write_text("não mexa", encoding="utf-8")
     site = previous / "site"
     before = snapshot(tmp_path)
-    code, err = build(capsys, site, "--sem-busca", "--anterior", str(previous))
+    code, err = build(capsys, site, "--no-search", "--anterior", str(previous))
     assert code == 2
-    assert f"--saida {site} fica dentro de --anterior {previous}" in err
+    assert f"--out {site} fica dentro de --anterior {previous}" in err
     assert not site.exists() and snapshot(tmp_path) == before
 
 
 def test_the_previous_release_may_be_the_site_being_replaced(tmp_path, capsys):
     site = tmp_path / "S"
-    assert build(capsys, site, "--sem-busca", "--as-of", "2026-05-31")[0] == 0
+    assert build(capsys, site, "--no-search", "--as-of", "2026-05-31")[0] == 0
     # the nightly job's case: the release is read before the swap, its versions are kept
     for previous, as_of in ((site, "2026-06-30"), (site / "dados", "2026-07-31")):
-        code, err = build(capsys, site, "--sem-busca", "--anterior", str(previous), "--as-of", as_of)
+        code, err = build(capsys, site, "--no-search", "--anterior", str(previous), "--as-of", as_of)
         assert code == 0, err
         assert (site / "index.html").is_file() and (site / "dados" / "mudancas.json").is_file()
         (first,) = [p for p in (site / "dados" / "versoes").iterdir() if p.name.startswith("2026-05-31-")]
@@ -138,19 +138,19 @@ def test_nightly_state_and_site_that_overlap_are_refused_before_any_work(state, 
     site.mkdir()
     (site / "index.html").write_text("o site publicado", encoding="utf-8")
     before = snapshot(tmp_path)
-    code, err = run(capsys, "nightly", "--config", str(config), "--saida", str(site), "--estado", str(tmp_path / state))
+    code, err = run(capsys, "nightly", "--config", str(config), "--out", str(site), "--state", str(tmp_path / state))
     assert code == 2 and "Traceback" not in err
-    assert f"--saida {site}" in err and f"--estado {tmp_path / state}" in err
-    assert ("são a mesma pasta" if state == "X" else "fica dentro de --saida") in err
+    assert f"--out {site}" in err and f"--state {tmp_path / state}" in err
+    assert ("são a mesma pasta" if state == "X" else "fica dentro de --out") in err
     assert snapshot(tmp_path) == before
 
 
 def test_nightly_refuses_a_bad_base_path_before_downloading(tmp_path, capsys):
     config = nightly_config(tmp_path, with_source=True)
     before = snapshot(tmp_path)
-    code, err = run(capsys, "nightly", "--config", str(config), "--saida", str(tmp_path / "site"),
-                    "--estado", str(tmp_path / "estado"), "--caminho-base", "/..")
-    assert code == 2 and '--caminho-base "/.."' in err
+    code, err = run(capsys, "nightly", "--config", str(config), "--out", str(tmp_path / "site"),
+                    "--state", str(tmp_path / "estado"), "--base-path", "/..")
+    assert code == 2 and '--base-path "/.."' in err
     assert snapshot(tmp_path) == before  # no download tried, no state folder, no summary
 
 
@@ -160,9 +160,9 @@ def test_the_nightly_summary_is_never_written_into_the_published_site(tmp_path, 
     site.mkdir()
     (site / "index.html").write_text("o site publicado", encoding="utf-8")
     before = snapshot(tmp_path)
-    code, err = run(capsys, "nightly", "--config", str(config), "--saida", str(site), "--estado",
+    code, err = run(capsys, "nightly", "--config", str(config), "--out", str(site), "--state",
                     str(tmp_path / "estado"), "--resumo", str(site / "resumo.md"))
-    assert code == 2 and f"--resumo {site / 'resumo.md'} fica dentro de --saida {site}" in err
+    assert code == 2 and f"--resumo {site / 'resumo.md'} fica dentro de --out {site}" in err
     assert snapshot(tmp_path) == before
 
 
@@ -174,9 +174,9 @@ def test_a_report_inside_or_over_the_package_is_refused(report, tmp_path, capsys
     data = copy_of_minimal(tmp_path / "pacote")
     target = data / report if report else data
     before = snapshot(tmp_path)
-    code, err = run(capsys, "validate", str(data), "--relatorio", str(target))
+    code, err = run(capsys, "validate", str(data), "--report", str(target))
     assert code == 2
-    assert f"--relatorio {target}" in err and f"pasta de dados {data}" in err
+    assert f"--report {target}" in err and f"pasta de dados {data}" in err
     assert snapshot(tmp_path) == before
 
 
@@ -186,25 +186,25 @@ def test_a_report_inside_or_over_the_package_is_refused(report, tmp_path, capsys
 def test_a_second_build_into_a_locked_folder_stops_at_once_naming_the_first(tmp_path, capsys):
     site = tmp_path / "site"
     with folders.exclusive(site):
-        code, err = build(capsys, site, "--sem-busca")
+        code, err = build(capsys, site, "--no-search")
         assert code == 1
         assert f"PID {os.getpid()}" in err and str(site) in err and "Traceback" not in err
         assert "[leitura]" not in err  # stopped before reading anything
         assert not site.exists()
     assert not folders.lock_path(site).exists()  # the lock file goes with its holder
-    code, err = build(capsys, site, "--sem-busca")
+    code, err = build(capsys, site, "--no-search")
     assert code == 0, err
     assert (site / "index.html").is_file() and not folders.lock_path(site).exists()
 
 
 @pytest.mark.parametrize("command", [
-    ["generate", "--escala", "small"],
+    ["generate", "--scale", "small"],
     ["ingest", "antt-horarios", str(MINIMAL.parent / "antt" / "horarios-formato-novo.csv")],
 ])
 def test_generate_and_ingest_hold_the_lock_too(command, tmp_path, capsys):
     out = tmp_path / "pacote"
     with folders.exclusive(out):
-        code, err = run(capsys, *command, "--saida", str(out))
+        code, err = run(capsys, *command, "--out", str(out))
     assert code == 1 and f"PID {os.getpid()}" in err and not out.exists()
 
 
@@ -213,8 +213,8 @@ def test_a_nightly_job_stops_when_its_site_or_state_is_being_written(locked, tmp
     paths = {"out": tmp_path / "site", "state": tmp_path / "estado"}
     config = nightly_config(tmp_path)
     with folders.exclusive(paths[locked]):
-        code, err = run(capsys, "nightly", "--config", str(config), "--saida", str(paths["out"]),
-                        "--estado", str(paths["state"]))
+        code, err = run(capsys, "nightly", "--config", str(config), "--out", str(paths["out"]),
+                        "--state", str(paths["state"]))
     assert code == 1 and f"PID {os.getpid()}" in err and "Traceback" not in err
     assert not paths["out"].exists() and not paths["state"].exists()
 
@@ -234,7 +234,7 @@ def test_a_lock_held_by_another_process_then_left_by_its_death(tmp_path, capsys)
                               stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "preso"
-        code, err = build(capsys, site, "--sem-busca")
+        code, err = build(capsys, site, "--no-search")
         assert code == 1 and f"PID {holder.pid}" in err and "pipeline" in err
         assert not site.exists()
     finally:
@@ -243,7 +243,7 @@ def test_a_lock_held_by_another_process_then_left_by_its_death(tmp_path, capsys)
         holder.stdout.close()
     stale = folders.lock_path(site)
     assert stale.is_file() and stale.read_text(encoding="utf-8").startswith(f"{holder.pid}\n")
-    code, err = build(capsys, site, "--sem-busca")
+    code, err = build(capsys, site, "--no-search")
     assert code == 0, err
     assert (site / "index.html").is_file() and not stale.exists()
 
@@ -263,7 +263,7 @@ def test_leftovers_of_killed_runs_are_removed_and_nothing_else(tmp_path, capsys)
         (folder / "guardar.txt").write_text("meu", encoding="utf-8")
     (tmp_path / "notas.txt").write_text("minhas notas", encoding="utf-8")
     kept = {p.name: snapshot(p) for p in unrelated}
-    code, err = build(capsys, site, "--sem-busca")
+    code, err = build(capsys, site, "--no-search")
     assert code == 0, err
     assert not any(p.exists() for p in leftovers)
     assert {p.name: snapshot(p) for p in unrelated} == kept
@@ -286,8 +286,8 @@ def test_the_previous_folder_of_an_unfinished_swap_is_put_back(tmp_path):
 
 
 @pytest.mark.parametrize(("option", "value", "said"), [
-    ("--caminho-base", "/..", 'trecho "." ou ".."'),
-    ("--caminho-base", "/a/../b", 'trecho "." ou ".."'),
+    ("--base-path", "/..", 'trecho "." ou ".."'),
+    ("--base-path", "/a/../b", 'trecho "." ou ".."'),
     ("--site-url", "https://x.gov.br:99999999", "a porta 99999999 não existe"),
     ("--site-url", "https://x.gov.br:0", "a porta 0 não existe"),
     ("--site-url", "https://x..gov.br", 'o nome do servidor "x..gov.br" é inválido'),
@@ -297,7 +297,7 @@ def test_the_previous_folder_of_an_unfinished_swap_is_put_back(tmp_path):
 ])
 def test_a_bad_address_or_sub_path_is_refused(option, value, said, tmp_path, capsys):
     site = tmp_path / "site"
-    code, err = build(capsys, site, "--sem-busca", f"{option}={value}")
+    code, err = build(capsys, site, "--no-search", f"{option}={value}")
     assert code == 2 and f'{option} "{value}"' in err and said in err and "Traceback" not in err
     assert not site.exists() and not list(tmp_path.iterdir())
 
@@ -312,13 +312,13 @@ def test_a_port_and_a_sub_path_are_accepted():
 
 
 def test_a_link_planted_where_the_lock_goes_is_refused_and_its_target_untouched(tmp_path, capsys):
-    """The parent of --saida is often shared: a symbolic link planted at .<nome>.lock would have the build
+    """The parent of --out is often shared: a symbolic link planted at .<nome>.lock would have the build
     write its PID and command line over the link's target. The lock is never opened through a link."""
     target = tmp_path / "alheio.txt"
     target.write_text("conteúdo de outra pessoa\n", encoding="utf-8")
     site = tmp_path / "site"
     folders.lock_path(site).symlink_to(target)
-    code, err = build(capsys, site, "--sem-busca")
+    code, err = build(capsys, site, "--no-search")
     assert code != 0 and "é um link simbólico: recusado" in err
     assert target.read_text(encoding="utf-8") == "conteúdo de outra pessoa\n" and not site.exists()
 
@@ -326,7 +326,7 @@ def test_a_link_planted_where_the_lock_goes_is_refused_and_its_target_untouched(
 def test_a_lock_that_is_not_a_regular_file_is_refused(tmp_path, capsys):
     site = tmp_path / "site"
     os.mkfifo(folders.lock_path(site))  # opening a FIFO for writing would wait for a reader forever
-    code, err = build(capsys, site, "--sem-busca")
+    code, err = build(capsys, site, "--no-search")
     assert code != 0 and "não é um arquivo comum: recusado" in err and not site.exists()
 
 
@@ -370,7 +370,7 @@ def test_a_killed_builds_forked_worker_neither_keeps_its_lock_nor_outlives_it(tm
     else:
         os.kill(worker, signal.SIGKILL)
         pytest.fail("o processo auxiliar sobreviveu ao build morto")
-    code, err = build(capsys, site, "--sem-busca")
+    code, err = build(capsys, site, "--no-search")
     assert code == 0, err
 
 
@@ -384,8 +384,8 @@ def test_a_file_size_limit_is_said_in_words_by_every_stage_and_the_site_kept(tmp
     site.mkdir()
     (site / folders.OWNED_MARKER).write_text("", encoding="utf-8")
     (site / "index.html").write_text("anterior", encoding="utf-8")
-    command = (f"ulimit -f 150; exec {sys.executable} -m pipeline build --origem {SAMPLE_DIR} --saida {site} "
-               f"--sem-busca --as-of 2026-11-29")
+    command = (f"ulimit -f 150; exec {sys.executable} -m pipeline build --data {SAMPLE_DIR} --out {site} "
+               f"--no-search --as-of 2026-11-29")
     done = subprocess.run(["bash", "-c", command], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 1, done.stderr[-2000:]
     assert "ulimit -f" in done.stderr and "Traceback" not in done.stderr and "WorkerError" not in done.stderr
@@ -394,7 +394,7 @@ def test_a_file_size_limit_is_said_in_words_by_every_stage_and_the_site_kept(tmp
 
 
 def test_the_nightly_copy_to_a_full_site_folder_says_why_and_leaves_nothing_beside_it(tmp_path, monkeypatch):
-    """The candidate site is on another file system than --saida and the copy fills the disk: the job says
+    """The candidate site is on another file system than --out and the copy fills the disk: the job says
     so in words (was "falhou: Error"), leaves no half-copied staging folder, and the site stays."""
     import errno
 
@@ -430,6 +430,6 @@ def test_a_foreign_state_folder_is_refused_before_anything_is_written_into_it(tm
     config = tmp_path / "nightly.toml"
     config.write_text('[[fonte]]\nnome = "antt-horarios"\nadaptador = "antt-horarios"\n'
                       'url = "http://127.0.0.1:9/09-2026_horarios_sigma.csv"\n', encoding="utf-8")
-    code, err = run(capsys, "nightly", "--config", str(config), "--saida", str(tmp_path / "site"), "--estado", str(state))
+    code, err = run(capsys, "nightly", "--config", str(config), "--out", str(tmp_path / "site"), "--state", str(state))
     assert code != 0 and "não foi gerada pelo job noturno" in err
     assert sorted(p.name for p in state.iterdir()) == ["carta.txt"]

@@ -378,7 +378,7 @@ def test_an_export_whose_header_is_over_the_csv_limit_is_a_message(tmp_path, cap
     from pipeline.read.source import FIELD_LIMIT
 
     export.write_bytes(b'"' + b"x" * (FIELD_LIMIT + 10) + b'";empresa\n1;2\n')
-    assert cli.main(["ingest", "antt-horarios", str(export), "--saida", str(tmp_path / "out")]) == 1
+    assert cli.main(["ingest", "antt-horarios", str(export), "--out", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err
     assert "linha 1: o cabeçalho não pôde ser lido: uma célula passa do tamanho máximo" in err
     assert not (tmp_path / "out").exists()
@@ -395,7 +395,7 @@ def test_an_export_that_is_not_a_csv_says_what_it_is(tmp_path, capsys, body, sai
 
     export = tmp_path / "quadro.csv"
     export.write_bytes(body)
-    assert cli.main(["ingest", "antt-horarios", str(export), "--saida", str(tmp_path / "out")]) == 1
+    assert cli.main(["ingest", "antt-horarios", str(export), "--out", str(tmp_path / "out")]) == 1
     assert said in capsys.readouterr().err
 
 
@@ -408,7 +408,7 @@ def test_a_single_nul_byte_in_an_export_is_located_not_called_utf16(tmp_path, ca
     lines[2] = lines[2][:5] + b"\x00" + lines[2][5:]
     export = tmp_path / "quadro.csv"
     export.write_bytes(b"\n".join(lines))
-    assert cli.main(["ingest", "antt-horarios", str(export), "--saida", str(tmp_path / "out")]) == 1
+    assert cli.main(["ingest", "antt-horarios", str(export), "--out", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err
     assert "linha 3: byte nulo" in err and "UTF-16" not in err
 
@@ -472,10 +472,10 @@ def test_a_long_search_query_is_refused_at_once(whoosh_index, capsys):
     from pipeline.contract.limits import MAX_QUERY
 
     started = time.perf_counter()
-    assert cli.main(["search", "caldas " * 15_000, "--indice", str(whoosh_index)]) == 2
+    assert cli.main(["search", "caldas " * 15_000, "--index", str(whoosh_index)]) == 2
     assert time.perf_counter() - started < 10  # took 81 s before
     assert f"o máximo é {MAX_QUERY}" in capsys.readouterr().err
-    assert cli.main(["search", "caldas", "--indice", str(whoosh_index)]) == 0
+    assert cli.main(["search", "caldas", "--index", str(whoosh_index)]) == 0
 
 
 def test_the_search_boxes_take_at_most_the_longest_query(whoosh_index):
@@ -496,7 +496,7 @@ def test_a_truncated_search_index_is_a_message(whoosh_index, tmp_path, capsys, k
     for f in damaged.iterdir():
         if f.suffix in (".toc", ".seg") or f.name.endswith(".pst"):
             f.write_bytes(f.read_bytes()[:keep])
-    code = cli.main(["search", "caldas", "--indice", str(damaged)])
+    code = cli.main(["search", "caldas", "--index", str(damaged)])
     err = capsys.readouterr().err
     assert code == 2 and ("danificado" in err or "não há índice" in err), err
 
@@ -570,7 +570,7 @@ def test_a_cpf_in_a_losing_conflict_value_is_masked_in_the_ingest_report_and_the
     cells = first.split(";")
     cells[header.split(";").index("decricao_historico")] = "Alteração pedida por 52998224725"
     path.write_bytes(f"{header}\r\n{first}\r\n{';'.join(cells)}\r\n".encode("latin-1"))
-    result = cli("ingest", str(path), "--saida", str(tmp_path / "ingerido"))
+    result = cli("ingest", str(path), "--out", str(tmp_path / "ingerido"))
     report = (tmp_path / "ingerido" / "ingest-report.json").read_text(encoding="utf-8")
     assert result.returncode == 0 and "CONFLITO" in result.stderr
     assert json.loads(report)["conflitos"], report  # the conflict is reported...
