@@ -14,9 +14,10 @@ the same process:
 - validation: ``frictionless`` validating the same package with the same schemas (files, not inline);
 - rendering: a bare Jinja2 loop rendering the same templates with the same contexts (and writing the
   same JSON files), split over the same worker processes as the portal's page stage, which is timed
-  again alone for the ratio (in the build it shares the cores with the downloads, written meanwhile). Each runs twice, alternately; the faster run of each counts. The ratio is taken
-  with both writing to memory (``/dev/shm``), where the disk's writeback does not land on whichever
-  runs next; the same pair writing to the disk is shown beside it.
+  again alone for the ratio (in the build it shares the cores with the downloads, written meanwhile).
+  Each runs twice, alternately; the faster run of each counts. The ratio is taken with both writing to
+  memory (``/dev/shm``), where the disk's writeback does not land on whichever runs next; the same pair
+  writing to the disk is shown beside it.
 
 Writes ``bench/out/result.json`` and prints one table.
 """
@@ -143,8 +144,7 @@ from functools import partial
 from pipeline.site import _json, datafiles, label
 pages = section_pages(site)
 bare_pages = len(pages)
-long, short = ([(None, None, job) for job in jobs] for jobs in datafiles.jobs(site, partial(label, site.schema)))
-work = long + pages + short  # split as the page stage splits them: the long jobs first, one at a time
+work, alone = datafiles.work(pages, site, partial(label, site.schema))  # in the page stage's order and split
 # Each is timed twice, alternately, and the faster run counts (as timeit does). Both write their files
 # to memory (/dev/shm) for the ratio: on this machine's disk the writeback of one run's 1 GB lands on
 # whichever runs next, and the same bare loop took 11.6 s in memory but 16.5 s and then 25.7 s on disk
@@ -158,7 +158,7 @@ for _ in range(2):
                 os.sync()  # each run starts with the disk's pending writes flushed, not paying for the last run's
                 t = time.perf_counter()
                 if name == "bare":
-                    parallel.split(work, lambda items: bare(items, tmp), settings.workers, alone=len(long))
+                    parallel.split(work, lambda items: bare(items, tmp), settings.workers, alone=alone)
                 else:
                     render_pages = render(site, settings, Path(tmp)).pages
                 runs.setdefault((name, where), []).append(time.perf_counter() - t)

@@ -47,8 +47,7 @@ class Running:
             self.said.seek(0)
             said = self.said.read().decode("utf-8", "replace").strip()
         finally:
-            self.said.close()
-            self.ordered.cleanup()
+            self._close()
         if code != 0:
             raise PagefindError(f"Pagefind falhou ao indexar o site: {said or f'código de saída {code}'}")
         normalise(self.out / "pagefind")
@@ -57,6 +56,10 @@ class Running:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
+        self._close()
+
+    def _close(self) -> None:
+        """What Pagefind said, and the folder of the pages in order, gone."""
         self.said.close()
         self.ordered.cleanup()
 

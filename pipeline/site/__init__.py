@@ -208,7 +208,7 @@ class SectionsGenerator(PortalGenerator):
     def write_pages(self):
         templates = set(self.env.list_templates())
         pages = section_pages(self.data, lambda name: f"{name}.html" in templates)
-        long, short = ([(None, None, job) for job in jobs] for jobs in datafiles.jobs(self.data, self.label))
+        items, alone = datafiles.work(pages, self.data, self.label)
         root = Path(self.output_path)
         # where a record page's facts come from, for its index.json (pipeline/publish/provenance.py)
         record = Provenance.from_descriptor(self.data.descriptor)
@@ -234,8 +234,8 @@ class SectionsGenerator(PortalGenerator):
                         facts = addressed(facts, self.settings.get("SITEURL") or "")
                         (root / url / "index.json").write_bytes(_json(facts))
 
-        parallel.split(long + pages + short, render, self.settings.get("PORTAL_WORKERS", 1),
-                       niceness=parallel.RENDER_NICENESS, alone=len(long))
+        parallel.split(items, render, self.settings.get("PORTAL_WORKERS", 1),
+                       niceness=parallel.RENDER_NICENESS, alone=alone)
         self.writer.counted(len(pages))
 
 

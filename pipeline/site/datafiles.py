@@ -82,3 +82,11 @@ def jobs(data, label: Callable[[str, str, object], str]) -> tuple[list[Job], lis
              for uf, lines in data.lines_by_uf.items()]
     short += [partial(answers_json, city, category) for city in data.records["cidade"]]
     return long, short
+
+
+def work(pages: list, data, label: Callable[[str, str, object], str]) -> tuple[list, int]:
+    """The page stage's items in the order it takes them: each long job, the ``pages`` (``(url, template,
+    context)``), then the short jobs, a job as ``(None, None, job)``; and how many come first to be taken one
+    at a time (``parallel.split``'s ``alone``)."""
+    long, short = ([(None, None, job) for job in listed] for listed in jobs(data, label))
+    return long + pages + short, len(long)
